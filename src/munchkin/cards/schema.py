@@ -1,0 +1,199 @@
+"""The card data contract (shared/spec/card-format.md) as pydantic models.
+
+A card is data: these models accept every key of the contract, refuse unknown
+keys, wrong types and out-of-range values. Keys marked "extension" are ours,
+beyond the contract; they never change the meaning of a contract key.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+Slug = Annotated[str, Field(pattern=r"^[a-z0-9-]+$")]
+Deck = Literal["door", "treasure"]
+CardType = Literal[
+    "monster", "race", "class", "item", "steed", "hireling", "curse", "trap", "one_shot",
+    "go_up_a_level", "monster_enhancer", "steed_enhancer", "item_enhancer", "cheat",
+    "wandering_monster", "divine_intervention", "other",
+]
+Slot = Literal["headgear", "armor", "footgear", "hands", "none"]
+Sex = Literal["male", "female"]
+LoseWhat = Literal[
+    "headgear", "armor", "footgear", "hands", "big", "steed", "item", "hand_cards", "hireling",
+]
+
+EFFECT_KEYS = (
+    "lose_levels", "die", "lose", "hireling_dies", "change_sex", "steal_hireling",
+    "lose_class", "lose_race", "run_away",
+    # extensions
+    "gain_levels", "combat", "escape", "draw_treasures", "remove_curse", "conditional",
+)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Restriction(_Strict):
+    """`requires` / `forbids`: who may (not) use an item."""
+
+    race: tuple[Slug, ...] = ()
+    class_: tuple[Slug, ...] = Field(default=(), alias="class")
+    sex: Sex | None = None
+
+    def matches(self, races: frozenset[str], classes: frozenset[str], sex: str | None) -> bool:
+        """True when a character (or hireling) with these traits meets any named trait."""
+        return (
+            bool(races.intersection(self.race))
+            or bool(classes.intersection(self.class_))
+            or (self.sex is not None and sex == self.sex)
+        )
+
+
+class Condition(_Strict):
+    """Extension: the test of a conditional effect (any listed trait matches)."""
+
+    race: tuple[Slug, ...] = ()
+    class_: tuple[Slug, ...] = Field(default=(), alias="class")
+    sex: Sex | None = None
+    level_at_least: int | None = None
+
+    @field_validator("race", "class_", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+
+class Conditional(_Strict):
+    """Extension: `{conditional: {if: {...}, then: [...], else: [...]}}`."""
+
+    if_: Condition = Field(alias="if")
+    then: tuple[Effect, ...] = ()
+    else_: tuple[Effect, ...] = Field(default=(), alias="else")
+
+
+class Effect(_Strict):
+    """One effect: a mapping with exactly one key (card-format.md, Effects)."""
+
+    lose_levels: int | None = Field(default=None, ge=1)
+    die: Literal[True] | None = None
+    lose: LoseWhat | None = None
+    hireling_dies: Literal[True] | None = None
+    change_sex: Literal[True] | None = None
+    steal_hireling: Literal[True] | None = None
+    lose_class: Literal[True] | None = None
+    lose_race: Literal[True] | None = None
+    run_away: int | None = None
+    # extensions
+    gain_levels: int | None = Field(default=None, ge=1)
+    combat: int | None = None
+    escape: Literal[True] | None = None
+    draw_treasures: int | None = Field(default=None, ge=1)
+    remove_curse: Literal[True] | None = None
+    conditional: Conditional | None = None
+
+    @model_validator(mode="after")
+    def _exactly_one_key(self) -> Effect:
+        keys = [k for k in EFFECT_KEYS if getattr(self, k) is not None]
+        if len(keys) != 1:
+            raise ValueError(f"an effect has exactly one key, got {keys or 'none'}")
+        return self
+
+    @property
+    def kind(self) -> str:
+        """The effect's one key."""
+        return next(k for k in EFFECT_KEYS if getattr(self, k) is not None)
+
+    @property
+    def arg(self) -> Any:
+        """The effect's value."""
+        return getattr(self, self.kind)
+
+    @property
+    def lasting(self) -> bool:
+        """A lasting modifier stays on its victim with the curse card (B15)."""
+        return self.kind in ("run_away", "combat")
+
+
+class VsBonus(_Strict):
+    """A monster's bonus (or penalty) against a race, class or sex (H12)."""
+
+    race: Slug | None = None
+    class_: Slug | None = Field(default=None, alias="class")
+    sex: Sex | None = None
+    bonus: int
+
+    @model_validator(mode="after")
+    def _one_trait(self) -> VsBonus:
+        if sum(x is not None for x in (self.race, self.class_, self.sex)) != 1:
+            raise ValueError("a vs bonus names exactly one of race, class, sex")
+        return self
+
+
+class CardDef(_Strict):
+    """One card of a set (card-format.md). Immutable and shared by every game."""
+
+    id: Slug
+    name: str = ""
+    deck: Deck
+    type: CardType
+    text: str = ""
+    copies: int = Field(default=1, ge=1)
+    # items, steeds, hirelings, one-shots, enhancers
+    bonus: int = 0
+    value: int | None = Field(default=None, ge=0)
+    slot: Slot = "none"
+    hands: int = Field(default=1, ge=1, le=2)
+    big: bool = False
+    complex: bool = False
+    requires: Restriction | None = None
+    forbids: Restriction | None = None
+    run_away: int = 0
+    extra_hands: int = Field(default=0, ge=0)
+    extra_big: int = Field(default=0, ge=0)
+    extra_complex: int = Field(default=0, ge=0)
+    extra_steeds: int = Field(default=0, ge=0)
+    carries: int = Field(default=0, ge=0)
+    sex: Literal["male", "female", "none"] | None = None
+    race: tuple[Slug, ...] = ()
+    class_: tuple[Slug, ...] = Field(default=(), alias="class")
+    uses: Literal["any", "combat", "run_away"] = "any"
+    effects: tuple[Effect, ...] = ()
+    # monsters
+    level: int | None = Field(default=None, ge=0)
+    treasures: int = Field(default=1, ge=0)
+    levels: int = Field(default=1, ge=0)
+    undead: bool = False
+    no_escape: bool = False
+    vs: tuple[VsBonus, ...] = ()
+    bad_stuff: tuple[Effect, ...] = ()
+    effect_hook: str | None = None
+    # extensions
+    extra_treasures: int = 0
+    """Monster enhancers: treasures added to (or taken from) the monster."""
+    escape_below: int = Field(default=0, ge=0)
+    """Monsters: characters of this level or lower escape it automatically."""
+    extra_races: int = Field(default=0, ge=0)
+    """Cards kept in play (Half-Breed): races beyond the first (B14)."""
+    extra_classes: int = Field(default=0, ge=0)
+    """Cards kept in play (Super Munchkin): classes beyond the first (B14)."""
+
+    @model_validator(mode="after")
+    def _fill_and_check(self) -> CardDef:
+        if not self.name:
+            object.__setattr__(self, "name", self.id)
+        if self.type == "monster" and self.level is None:
+            raise ValueError("a monster needs a 'level'")
+        if self.type == "steed":
+            object.__setattr__(self, "big", True)
+        return self
+
+    @property
+    def is_item(self) -> bool:
+        """Items, steeds (S1) and hirelings with a gold value (H5) are Items."""
+        return self.type in ("item", "steed") or (self.type == "hireling" and self.value is not None)
+
+
+Conditional.model_rebuild()
