@@ -63,7 +63,9 @@ class Condition(_Strict):
     @field_validator("race", "class_", mode="before")
     @classmethod
     def _one_or_many(cls, value: Any) -> Any:
-        return [value] if isinstance(value, str) else value
+        if isinstance(value, str):
+            return (value,)
+        return tuple(value) if isinstance(value, list) else value
 
 
 class Conditional(_Strict):

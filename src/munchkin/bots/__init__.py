@@ -1,0 +1,1 @@
+"""Bots: policies that pick one of a player's legal actions."""

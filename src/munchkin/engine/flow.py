@@ -1,0 +1,219 @@
+"""Who may act now, and what happens by itself in between decisions.
+
+One generic mechanism, not code per card: a *response window*. When a monster
+enters a fight, after each card played into it, and before it resolves, every
+player other than the fighter may respond or pass (B16). A player whose only
+possible answer is to pass is not asked. The fight resolves when the fighter
+has said `resolve_combat` and everyone else has passed since the last card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from munchkin.engine.actions import Action
+from munchkin.engine.errors import RulesError
+from munchkin.engine.events import Event
+from munchkin.engine.rules import effects, run_away
+from munchkin.engine.rules.combat import resolve
+from munchkin.engine.rules.turn import give_charity, next_turn
+from munchkin.engine.state import GameState, Prompt
+from munchkin.engine.timing import free_to_act, in_fight
+from munchkin.engine.verbs import REGISTRY, register, require, single
+
+RESPONSES = ("play", "berserk", "turn_undead", "backstab", "charm")
+"""Verbs that count as a response in a window; discarding one's own cards does not."""
+
+
+def legal_actions(g: GameState, seat: int) -> list[Action]:
+    """Every action the player may take now, in the engine's order."""
+    if g.phase == "over" or g.players[seat].dead:
+        return []
+    if g.prompt is not None:
+        if g.prompt.player != seat:
+            return []
+        return [Action("choose", option) for option in g.prompt.options]
+    return [a for verb in REGISTRY.values() for a in verb.options(g, seat) if _accepts(g, seat, a)]
+
+
+def _accepts(g: GameState, seat: int, a: Action) -> bool:
+    try:
+        REGISTRY[a.verb].check(g, seat, a)
+    except RulesError:
+        return False
+    return True
+
+
+def has_response(g: GameState, seat: int) -> bool:
+    """Whether the player could do anything in the window but pass."""
+    return any(_accepts(g, seat, a) for verb in RESPONSES for a in REGISTRY[verb].options(g, seat))
+
+
+def waiting_for(g: GameState) -> list[int]:
+    """Seats whose decision holds the game up, in the order they are asked."""
+    if g.phase == "over":
+        return []
+    if g.prompt is not None:
+        return [g.prompt.player]
+    if g.offer is not None:
+        return [g.offer.taker]
+    if g.phase == "setup":
+        return [i for i, done in enumerate(g.setup_passed) if not done]
+    c = g.combat
+    if c is None:
+        return [g.active]
+    if c.asked is not None:
+        return [c.asked]
+    if c.stage == "run":
+        return c.runners[:1]
+    pending = [i for i, done in enumerate(c.passed) if not done and i != c.fighter]
+    return pending if c.ready else [c.fighter, *pending]
+
+
+def default_action(g: GameState, seat: int) -> Action:
+    """What a player holding the game up does by default: pass where allowed, else the
+    first legal option."""
+    actions = legal_actions(g, seat)
+    if Action("pass") in actions:
+        return Action("pass")
+    if not actions:
+        raise ValueError(f"{g.players[seat].name} has nothing to do")
+    return actions[0]
+
+
+def advance(g: GameState, ev: list[Event]) -> None:
+    """Let the game run on until someone has a real decision to make."""
+    while g.phase != "over":
+        if g.tasks and g.prompt is None:
+            _run_task(g, ev)
+        elif g.phase == "setup":
+            if not _skip_silent_setup(g, ev):
+                return
+        elif g.combat is not None and g.combat.stage == "fight" and g.prompt is None:
+            if not _settle_window(g, ev):
+                return
+        elif g.players[g.active].dead and g.combat is None and g.prompt is None:
+            next_turn(g, ev)  # a character who dies on their own turn ends it (ruling R3)
+        else:
+            return
+
+
+def _run_task(g: GameState, ev: list[Event]) -> None:
+    task = g.tasks.pop(0)
+    kind = task[0]
+    if kind == "effect":
+        _, seat, effect, source = task
+        effects.apply_effect(g, seat, effect, source, ev)  # type: ignore[arg-type]
+    elif kind == "roll":
+        run_away.roll_task(g, task[1], task[2], ev)  # type: ignore[arg-type]
+    elif kind == "ran":
+        run_away.ran_task(g, task[1], ev)  # type: ignore[arg-type]
+    elif kind == "loot":
+        effects.loot_task(g, task[1], ev)  # type: ignore[arg-type]
+    elif kind == "discard_body":
+        effects.discard_body(g)
+
+
+def _skip_silent_setup(g: GameState, ev: list[Event]) -> bool:
+    """Players with nothing to play before the first turn are done (B1)."""
+    for i, done in enumerate(g.setup_passed):
+        if not done and not [a for a in legal_actions(g, i) if a.verb != "pass"]:
+            g.setup_passed[i] = True
+    if all(g.setup_passed):
+        g.phase = "start"
+        ev.append(Event("turn_started", {"player": g.players[g.active].name, "turn": g.turn}))
+        return True
+    return False
+
+
+def _settle_window(g: GameState, ev: list[Event]) -> bool:
+    """Pass for those who could only pass; resolve the fight once everyone is done (B16)."""
+    c = g.combat
+    assert c is not None
+    if c.asked is not None:
+        return False
+    for i, done in enumerate(c.passed):
+        if not done and i != c.fighter and (g.players[i].dead or not has_response(g, i)):
+            c.passed[i] = True
+    if c.ready and all(done for i, done in enumerate(c.passed) if i != c.fighter):
+        resolve(g, ev)
+        return True
+    return False
+
+
+def answer_prompt(g: GameState, prompt: Prompt, option: str, ev: list[Event]) -> None:
+    """Carry out the answer to an open question."""
+    if prompt.kind == "charity":
+        give_charity(g, prompt, option, ev)
+    elif prompt.kind == "loot":
+        effects.take_loot(g, prompt.player, option, ev)
+    elif prompt.kind == "reroll":
+        run_away.answer_reroll(g, prompt, option, ev)
+    else:
+        effects.finish_choice(g, prompt, option, ev)
+
+
+# -- verbs of the window: pass, resolve_combat, choose --------------------------------
+
+
+def check_pass(g: GameState, seat: int, a: Action) -> None:
+    if g.phase == "setup":
+        require(not g.setup_passed[seat], "B1", "you are already done")
+        return
+    c = g.combat
+    require(
+        in_fight(g)
+        and c is not None
+        and seat != c.fighter
+        and not c.passed[seat]
+        and c.asked is None
+        and free_to_act(g, seat),
+        "B16",
+        "there is nothing to pass on now",
+    )
+
+
+def do_pass(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    if g.phase == "setup":
+        g.setup_passed[seat] = True
+    else:
+        assert g.combat is not None
+        g.combat.passed[seat] = True
+    ev.append(Event("passed", {"player": g.players[seat].name}))
+
+
+def check_resolve(g: GameState, seat: int, a: Action) -> None:
+    c = g.combat
+    require(
+        in_fight(g) and c is not None and c.fighter == seat and not c.ready and c.asked is None,
+        "B16",
+        "only the fighter, during the fight, says when to resolve it",
+    )
+
+
+def do_resolve(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    assert g.combat is not None
+    g.combat.ready = True
+    ev.append(Event("ready", {"player": g.players[seat].name}))
+
+
+def check_choose(g: GameState, seat: int, a: Action) -> None:
+    require(g.prompt is not None and g.prompt.player == seat, "B4", "no question is open for you")
+    assert g.prompt is not None
+    require(a.arg in g.prompt.options, "B4", f"answer one of: {', '.join(g.prompt.options)}")
+
+
+def do_choose(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    prompt = g.prompt
+    assert prompt is not None and a.arg is not None
+    g.prompt = None
+    answer_prompt(g, prompt, a.arg, ev)
+
+
+def _no_options(g: GameState, seat: int) -> Iterator[Action]:
+    return iter(())
+
+
+register("pass", check_pass, do_pass, single("pass"))
+register("resolve_combat", check_resolve, do_resolve, single("resolve_combat"))
+register("choose", check_choose, do_choose, _no_options)

@@ -1,0 +1,152 @@
+"""The engine's one entry point: legal actions, apply, copy, explain (architecture.md).
+
+A `Game` holds a `GameState` and nothing else that matters: no clock, no files,
+no global random. Every change goes through `apply`, which validates first and
+changes nothing on refusal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from munchkin.cards.schema import CardDef
+from munchkin.engine import flow
+from munchkin.engine.actions import Action
+from munchkin.engine.dice import Dice
+from munchkin.engine.errors import RulesError
+from munchkin.engine.events import Event
+from munchkin.engine.explain import Breakdown
+from munchkin.engine.rules import (  # noqa: F401  (each module registers its verbs)
+    discarding,
+    equipment,
+    help,
+    hirelings,
+    play,
+    powers,
+    run_away,
+    trade_sell,
+    turn,
+)
+from munchkin.engine.rules.character import hand_limit
+from munchkin.engine.rules.decks import draw_to_hand
+from munchkin.engine.rules.strength import character_parts, monster_side, munchkin_side
+from munchkin.engine.serialize import fingerprint
+from munchkin.engine.state import GameState, PlayerState
+from munchkin.engine.verbs import REGISTRY
+
+STARTING_CARDS = 4
+
+
+class Game:
+    """A game of Munchkin: ask who may act and what, then apply their decisions."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+
+    # -- construction ----------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        cards: Sequence[CardDef],
+        players: Sequence[tuple[str, str]],
+        seed: int = 0,
+    ) -> Game:
+        """A new game: shuffled decks, 4 door and 4 treasure cards each, then everyone may
+        play races, classes and items before the first turn (B1)."""
+        if not 2 <= len(players) <= 6:
+            raise ValueError("a game has 2 to 6 players (B1)")
+        defs = tuple(card for card in cards for _ in range(card.copies))
+        state = GameState(defs, [PlayerState(name, sex) for name, sex in players], Dice(seed))
+        for inst, card in enumerate(defs):
+            (state.door_deck if card.deck == "door" else state.treasure_deck).append(inst)
+        state.dice.shuffle(state.door_deck)
+        state.dice.shuffle(state.treasure_deck)
+        ev: list[Event] = []
+        for seat in range(len(players)):
+            draw_to_hand(state, seat, "door", STARTING_CARDS, ev)
+            draw_to_hand(state, seat, "treasure", STARTING_CARDS, ev)
+        state.phase = "setup"
+        state.setup_passed = [False] * len(players)
+        game = cls(state)
+        flow.advance(state, ev)
+        return game
+
+    # -- the API -----------------------------------------------------------------------
+
+    @property
+    def players(self) -> list[str]:
+        return [p.name for p in self.state.players]
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase == "over"
+
+    @property
+    def winner(self) -> str | None:
+        w = self.state.winner
+        return None if w is None else self.state.players[w].name
+
+    def legal_actions(self, player: str) -> list[Action]:
+        """Every action `player` may take now, out-of-turn ones included."""
+        return flow.legal_actions(self.state, self.state.index(player))
+
+    def waiting_for(self) -> list[str]:
+        """Players whose decision holds the game up now."""
+        return [self.state.players[i].name for i in flow.waiting_for(self.state)]
+
+    def default_action(self, player: str) -> Action:
+        """Pass where passing is allowed, else the first legal option."""
+        return flow.default_action(self.state, self.state.index(player))
+
+    def check(self, player: str, action: Action) -> None:
+        """Raise RulesError if the action is not legal now; change nothing."""
+        try:
+            seat = self.state.index(player)
+        except KeyError:
+            raise RulesError("B1", f"there is no player '{player}'") from None
+        verb = REGISTRY.get(action.verb)
+        if verb is None:
+            raise RulesError("B4", f"unknown verb '{action.verb}'")
+        if self.state.phase == "over":
+            raise RulesError("B2", "the game is over")
+        if self.state.players[seat].dead:
+            raise RulesError("B10", "the dead make no decisions until their next turn")
+        verb.check(self.state, seat, action)
+
+    def apply(self, player: str, action: Action) -> list[Event]:
+        """Validate, change the state, and return what happened."""
+        self.check(player, action)
+        ev: list[Event] = []
+        REGISTRY[action.verb].do(self.state, self.state.index(player), action, ev)
+        flow.advance(self.state, ev)
+        return ev
+
+    def fingerprint(self) -> str:
+        """The whole state as a canonical string (equal states, equal strings)."""
+        return fingerprint(self.state)
+
+    def copy(self) -> Game:
+        """An independent copy (bots and search copy games often)."""
+        return Game(self.state.copy())
+
+    # -- explanations --------------------------------------------------------------------
+
+    def explain_combat(self) -> tuple[Breakdown, Breakdown]:
+        """Both sides' strength in the fight on now (B6)."""
+        return munchkin_side(self.state), monster_side(self.state)
+
+    def explain_strength(self, player: str) -> Breakdown:
+        """A character's own combat strength outside any fight (B6)."""
+        return Breakdown(player, tuple(character_parts(self.state, self.state.index(player))))
+
+    def explain_run_away(self, player: str) -> Breakdown:
+        """What would be added to a run-away roll now (B9, S6)."""
+        monsters = self.state.combat.monsters if self.state.combat else []
+        single = monsters[0] if len(monsters) == 1 else None
+        return run_away.run_modifier(self.state, self.state.index(player), single)
+
+    def hand_limit(self, player: str) -> int:
+        return hand_limit(self.state, self.state.players[self.state.index(player)])

@@ -1,0 +1,140 @@
+"""Fights: monsters entering, help, resolution and rewards (B6-B8, B16, S9)."""
+
+from __future__ import annotations
+
+from munchkin.engine.events import Event
+from munchkin.engine.rules.character import gain_levels, is_race
+from munchkin.engine.rules.decks import draw
+from munchkin.engine.rules.items import discard
+from munchkin.engine.rules.strength import monster_side, munchkin_side, munchkins_win
+from munchkin.engine.state import Combat, GameState
+
+
+def start_fight(g: GameState, seat: int, inst: int, ev: list[Event]) -> None:
+    """A monster must be fought: the fight opens with a response window (B4, B16)."""
+    g.combat = Combat(seat, len(g.players))
+    g.phase = "combat"
+    g.fought = True
+    enter_monster(g, inst, ev)
+
+
+def enter_monster(g: GameState, inst: int, ev: list[Event]) -> None:
+    """A monster joins the fight; several are fought as one total (B16)."""
+    c = fight(g)
+    c.monsters.append(inst)
+    card = g.defs[inst]
+    level = 2 * card.bonus if card.type == "steed" else card.level
+    ev.append(
+        Event(
+            "monster_entered",
+            {"player": g.players[c.fighter].name, "card": card.id, "name": card.name, "level": level},
+        )
+    )
+    reopen_window(g)
+
+
+def reopen_window(g: GameState) -> None:
+    """After a card is played into a fight, everyone may respond again (B16)."""
+    c = fight(g)
+    c.passed = [False] * len(g.players)
+    c.ready = False
+
+
+def fight(g: GameState) -> Combat:
+    """The fight in progress."""
+    if g.combat is None:
+        raise ValueError("no fight is on")
+    return g.combat
+
+
+def treasure_count(g: GameState) -> int:
+    """Treasures for the fight: the monsters' own, plus enhancers' (B7); a steed gives 1 (S9)."""
+    c = fight(g)
+    total = 0
+    for inst in c.monsters:
+        card = g.defs[inst]
+        total += 1 if card.type == "steed" else card.treasures
+        total += sum(g.defs[e].extra_treasures for e in g.attached.get(inst, ()))
+    return max(0, total)
+
+
+def resolve(g: GameState, ev: list[Event]) -> None:
+    """Compare the sides once everyone is done: win and collect, or run (B6, B7, B9)."""
+    c = fight(g)
+    ours, theirs = munchkin_side(g), monster_side(g)
+    won = munchkins_win(g)
+    ev.append(
+        Event(
+            "combat_resolved",
+            {
+                "player": g.players[c.fighter].name,
+                "munchkins": ours.total,
+                "monsters": theirs.total,
+                "won": won,
+            },
+        )
+    )
+    if won:
+        collect_rewards(g, ev)
+        finish_fight(g, ev)
+    else:
+        c.stage = "run"
+        c.runners = c.fighters()
+
+
+def collect_rewards(g: GameState, ev: list[Event]) -> None:
+    """Levels per monster killed, then treasures: face down alone, face up when helped (B7, S9)."""
+    c = fight(g)
+    treasures = treasure_count(g)
+    levels = sum(1 if g.defs[m].type == "steed" else g.defs[m].levels for m in c.monsters)
+    gain_levels(g, c.fighter, levels, ev, "kill", may_win=True)
+    if c.helper is not None and is_race(g, g.players[c.helper], "elf"):
+        gain_levels(g, c.helper, len(c.monsters), ev, "elf helper", may_win=True)
+    if g.winner is not None:
+        return
+    drawn = [i for i in (draw(g, "treasure", ev) for _ in range(treasures)) if i is not None]
+    helper_share = drawn[: c.reward] if c.helper is not None else []
+    for inst in drawn:
+        seat = c.helper if inst in helper_share and c.helper is not None else c.fighter
+        g.players[seat].hand.append(inst)
+    ev.append(
+        Event(
+            "treasures_drawn",
+            {
+                "player": g.players[c.fighter].name,
+                "count": len(drawn),
+                "face_up": c.helper is not None,
+                "cards": [g.defs[i].id for i in drawn] if c.helper is not None else [],
+                "helper_gets": len(helper_share),
+            },
+        )
+    )
+
+
+def finish_fight(g: GameState, ev: list[Event]) -> None:
+    """Monsters and one-shots of the fight are discarded (B7, B9)."""
+    c = fight(g)
+    for inst in c.monsters:
+        discard(g, inst)
+    for inst, _ in c.played:
+        discard(g, inst)
+    for seat in c.fighters():
+        end_next_fight_curses(g, seat)
+    g.combat = None
+    ev.append(Event("combat_over", {"player": g.players[c.fighter].name}))
+    if g.winner is None:
+        g.phase = "end"
+
+
+def end_next_fight_curses(g: GameState, seat: int) -> None:
+    """A lasting combat penalty lasts for its victim's next fight; its curse then goes
+    (ruling R4, docs/rulings.md)."""
+    p = g.players[seat]
+    ended = {src for kind, _, src in p.lasting if kind == "combat"}
+    if not ended:
+        return
+    p.lasting = [entry for entry in p.lasting if entry[0] != "combat"]
+    still = {src for _, _, src in p.lasting}
+    for inst in [i for i in p.curses if i in ended and i not in still]:
+        p.curses.remove(inst)
+        discard(g, inst)

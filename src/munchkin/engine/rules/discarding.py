@@ -1,0 +1,58 @@
+"""Cards a player may simply discard: races and classes (B14), hirelings (H3), and a
+steed before a run-away roll (S7)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from munchkin.engine.actions import Action
+from munchkin.engine.events import Event
+from munchkin.engine.rules.effects import lose_card
+from munchkin.engine.rules.items import discard, reconcile_use
+from munchkin.engine.state import GameState
+from munchkin.engine.timing import free_to_act
+from munchkin.engine.verbs import register, require
+
+
+def _about_to_run(g: GameState, seat: int) -> bool:
+    c = g.combat
+    return c is not None and c.stage == "run" and c.runners[:1] == [seat] and not g.tasks
+
+
+def check_discard(g: GameState, seat: int, a: Action) -> None:
+    require(free_to_act(g, seat) and g.prompt is None, "B14", "wait: another decision is open")
+    p = g.players[seat]
+    if g.find(p.races + p.classes + p.boosts, a.arg or "") is not None:
+        return
+    if g.find(p.hirelings, a.arg or "") is not None:
+        return
+    inst = g.find(p.steeds, a.arg or "")
+    if inst is not None:
+        require(_about_to_run(g, seat), "S7", "a steed is discarded only before a run-away roll")
+        return
+    raise_rule = "B11" if g.find(g.items_in_play(p), a.arg or "") is not None else "B14"
+    require(False, raise_rule, f"{a.arg} cannot simply be discarded")
+
+
+def do_discard(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    p = g.players[seat]
+    inst = g.find(p.races + p.classes + p.boosts + p.hirelings + p.steeds, a.arg or "")
+    assert inst is not None
+    if inst in p.hirelings or inst in p.steeds:
+        lose_card(g, seat, inst, ev, "discarded")  # a hireling's items go with it (H11)
+        return
+    for zone in (p.races, p.classes, p.boosts):
+        if inst in zone:
+            zone.remove(inst)
+    discard(g, inst)
+    ev.append(Event("card_discarded", {"player": p.name, "card": a.arg}))
+    reconcile_use(g, seat, ev)
+
+
+def discard_options(g: GameState, seat: int) -> Iterator[Action]:
+    p = g.players[seat]
+    for inst in p.races + p.classes + p.boosts + p.hirelings + p.steeds:
+        yield Action("discard", g.defs[inst].id)
+
+
+register("discard", check_discard, do_discard, discard_options)

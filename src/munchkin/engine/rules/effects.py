@@ -1,0 +1,201 @@
+"""The effect vocabulary of card-format.md: Bad Stuff, curses, one-shots (B9, B10, B15, H13).
+
+Effects run as queued tasks, so one that needs the victim's choice can stop
+for a prompt and the rest follow once it is answered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from munchkin.cards.schema import Condition, Effect
+from munchkin.engine.events import Event
+from munchkin.engine.rules.character import classes, gain_levels, lose_levels, races
+from munchkin.engine.rules.items import WORN_SLOTS, discard, reconcile_use, remove_from_play
+from munchkin.engine.state import GameState, PlayerState, Prompt
+
+Hook = Callable[[GameState, int, int, list[Event]], None]
+HOOKS: dict[str, Hook] = {}
+"""Named effects implemented in code, for cards the vocabulary cannot express."""
+
+
+def register_hook(name: str) -> Callable[[Hook], Hook]:
+    """Register a named effect hook (`effect_hook:` in a card file)."""
+
+    def wrap(fn: Hook) -> Hook:
+        HOOKS[name] = fn
+        return fn
+
+    return wrap
+
+
+def queue_effects(g: GameState, seat: int, effects: Sequence[Effect], source: int) -> None:
+    """Queue effects on a player, ahead of any task already waiting."""
+    g.tasks[0:0] = [("effect", seat, e, source) for e in effects]
+
+
+def condition_holds(g: GameState, p: PlayerState, cond: Condition) -> bool:
+    """A conditional effect's test: the character's own traits, never a hireling's (H14)."""
+    return (
+        bool(races(g, p).intersection(cond.race))
+        or bool(classes(g, p).intersection(cond.class_))
+        or (cond.sex is not None and p.sex == cond.sex)
+        or (cond.level_at_least is not None and p.level >= cond.level_at_least)
+    )
+
+
+def apply_effect(g: GameState, seat: int, effect: Effect, source: int, ev: list[Event]) -> None:
+    """Apply one effect to a player; may leave a prompt open for the victim's choice."""
+    p = g.players[seat]
+    if p.dead:
+        return
+    kind, arg, src = effect.kind, effect.arg, g.defs[source].id
+    if kind == "lose_levels":
+        lose_levels(g, seat, arg, ev, src)
+    elif kind == "gain_levels":
+        gain_levels(g, seat, arg, ev, src, may_win=False)
+    elif kind == "die":
+        kill(g, seat, ev, src)
+    elif kind == "lose":
+        _lose(g, seat, arg, source, ev)
+    elif kind in ("hireling_dies", "steal_hireling"):
+        _lose(g, seat, "hireling", source, ev)
+    elif kind == "change_sex":
+        p.sex = "female" if p.sex == "male" else "male"
+        ev.append(Event("sex_changed", {"player": p.name, "sex": p.sex, "source": src}))
+        reconcile_use(g, seat, ev)
+    elif kind in ("lose_class", "lose_race"):
+        zone = p.classes if kind == "lose_class" else p.races
+        if zone:
+            _choose_or_do(g, seat, zone, "lose_card", source, ev)
+    elif kind in ("run_away", "combat"):
+        p.lasting.append((kind, arg, source))
+        ev.append(Event("lasting_penalty", {"player": p.name, "kind": kind, "amount": arg, "source": src}))
+    elif kind == "escape":
+        if g.combat is not None and seat not in g.combat.escaped:
+            g.combat.escaped.append(seat)
+    elif kind == "draw_treasures":
+        from munchkin.engine.rules.decks import draw_to_hand
+
+        draw_to_hand(g, seat, "treasure", arg, ev)
+    elif kind == "remove_curse":
+        if p.curses:
+            _choose_or_do(g, seat, p.curses, "remove_curse", source, ev)
+    elif kind == "conditional":
+        branch = arg.then if condition_holds(g, p, arg.if_) else arg.else_
+        queue_effects(g, seat, branch, source)
+
+
+def _lose(g: GameState, seat: int, what: str, source: int, ev: list[Event]) -> None:
+    """`lose: SLOT`: the victim loses one such card of theirs, by their choice (B15, H8, H17)."""
+    p = g.players[seat]
+    if what == "hand_cards":
+        for inst in p.hand:
+            discard(g, inst)
+        ev.append(Event("hand_lost", {"player": p.name, "count": len(p.hand)}))
+        p.hand.clear()
+        return
+    if what == "hireling":
+        for h in list(p.hirelings):  # with several in play, all are lost (H17)
+            lose_card(g, seat, h, ev, g.defs[source].id)
+        return
+    candidates = [i for i in g.items_in_play(p) if _is_kind(g, i, what)]
+    if candidates:
+        _choose_or_do(g, seat, candidates, "lose_card", source, ev)
+
+
+def _is_kind(g: GameState, inst: int, what: str) -> bool:
+    card = g.defs[inst]
+    if what in WORN_SLOTS or what == "hands":
+        return card.slot == what
+    if what == "big":
+        return card.big
+    if what == "steed":
+        return card.type == "steed"
+    return card.is_item  # "item": any
+
+
+def _choose_or_do(
+    g: GameState, seat: int, candidates: list[int], kind: str, source: int, ev: list[Event]
+) -> None:
+    """Ask the victim which card, unless there is only one answer (scenario-format.md)."""
+    options = tuple(dict.fromkeys(g.defs[i].id for i in candidates))
+    if len(options) == 1:
+        finish_choice(g, Prompt(seat, kind, options, (source,)), options[0], ev)
+    else:
+        g.prompt = Prompt(seat, kind, options, (source,))
+
+
+def finish_choice(g: GameState, prompt: Prompt, option: str, ev: list[Event]) -> None:
+    """Carry out the answer to a `lose_card` or `remove_curse` prompt."""
+    p = g.players[prompt.player]
+    source = prompt.data[0]
+    assert isinstance(source, int)
+    if prompt.kind == "remove_curse":
+        inst = g.find(p.curses, option)
+        assert inst is not None
+        p.curses.remove(inst)
+        p.lasting = [entry for entry in p.lasting if entry[2] != inst]
+        discard(g, inst)
+        ev.append(Event("curse_removed", {"player": p.name, "card": option}))
+        return
+    inst = next(i for i in [*g.items_in_play(p), *p.races, *p.classes] if g.defs[i].id == option)
+    lose_card(g, prompt.player, inst, ev, g.defs[source].id)
+
+
+def lose_card(g: GameState, seat: int, inst: int, ev: list[Event], source: str) -> None:
+    """A card in play is lost to the discard pile, with what it carries (H11)."""
+    p = g.players[seat]
+    remove_from_play(g, p, inst)
+    for carried in g.carrying.pop(inst, ()):
+        discard(g, carried)
+    discard(g, inst)
+    ev.append(Event("card_lost", {"player": p.name, "card": g.defs[inst].id, "source": source}))
+    reconcile_use(g, seat, ev)
+
+
+def kill(g: GameState, seat: int, ev: list[Event], source: str) -> None:
+    """Death: the hand and everything in play go to the body, which the others loot (B10)."""
+    p = g.players[seat]
+    body = p.hand + g.items_in_play(p) + p.hirelings
+    for inst in body:
+        for attached in g.attached.pop(inst, ()):
+            discard(g, attached)
+    for h in p.hirelings:
+        g.carrying.pop(h, None)
+    for zone in (p.hand, p.equipped, p.carried, p.steeds, p.hirelings):
+        zone.clear()
+    g.body.extend(body)
+    p.dead = True
+    ev.append(Event("died", {"player": p.name, "source": source}))
+    looters = sorted(
+        (i for i, q in enumerate(g.players) if i != seat and not q.dead),
+        key=lambda i: (-g.players[i].level, (i - seat) % len(g.players)),
+    )
+    g.tasks[0:0] = [*(("loot", looter) for looter in looters), ("discard_body",)]
+
+
+def loot_task(g: GameState, looter: int, ev: list[Event]) -> None:
+    """Each other player, highest level first, takes one card of the body (B10)."""
+    if not g.body:
+        return
+    options = tuple(dict.fromkeys(g.defs[i].id for i in g.body))
+    if len(options) == 1:
+        take_loot(g, looter, options[0], ev)
+    else:
+        g.prompt = Prompt(looter, "loot", options)
+
+
+def take_loot(g: GameState, looter: int, card_id: str, ev: list[Event]) -> None:
+    inst = g.find(g.body, card_id)
+    assert inst is not None
+    g.body.remove(inst)
+    g.players[looter].hand.append(inst)
+    ev.append(Event("looted", {"player": g.players[looter].name, "card": card_id}))
+
+
+def discard_body(g: GameState) -> None:
+    """What nobody looted is discarded (B10)."""
+    for inst in g.body:
+        discard(g, inst)
+    g.body.clear()

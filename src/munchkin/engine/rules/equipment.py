@@ -1,0 +1,109 @@
+"""Putting items on and taking them off, or handing them to a hireling (B11, H7)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from munchkin.engine.actions import Action
+from munchkin.engine.events import Event
+from munchkin.engine.rules.items import cheated, limit_problem, traits_allow
+from munchkin.engine.state import GameState
+from munchkin.engine.timing import own_turn_calm, require_own_turn_calm
+from munchkin.engine.verbs import register, require
+
+
+def _hireling_can_carry(g: GameState, hireling: int, item: int) -> bool:
+    """A carrier hireling uses items fit for its own race, class and sex (H7, H16)."""
+    h = g.defs[hireling]
+    if cheated(g, item) or cheated(g, hireling):
+        return True
+    return traits_allow(
+        g.defs[item], frozenset(h.race), frozenset(h.class_), None if h.sex == "none" else h.sex
+    )
+
+
+def check_equip(g: GameState, seat: int, a: Action) -> None:
+    require_own_turn_calm(g, seat, "B11", "items are put on")
+    p = g.players[seat]
+    inst = g.find(p.carried, a.arg or "")
+    require(inst is not None, "B11", f"{a.arg} is not an item you carry")
+    assert inst is not None
+    if a.hireling is not None:
+        h = g.find(p.hirelings, a.hireling)
+        require(h is not None, "H7", f"{a.hireling} is not a hireling of yours")
+        assert h is not None
+        room = g.defs[h].carries - len(g.carrying.get(h, ()))
+        require(room > 0, "H7", f"{g.defs[h].name} cannot carry more items")
+        require(_hireling_can_carry(g, h, inst), "H7", f"{g.defs[h].name} cannot use {g.defs[inst].name}")
+        return
+    from munchkin.engine.rules.items import can_use
+
+    require(can_use(g, p, inst), "B11", f"you cannot use {g.defs[inst].name}")
+    others = [i for i in p.carried if i != inst]
+    problem = limit_problem(g, p, [*p.equipped, inst], others, p.steeds)
+    require(problem is None, "B11", problem or "")
+
+
+def do_equip(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    p = g.players[seat]
+    inst = g.find(p.carried, a.arg or "")
+    assert inst is not None
+    p.carried.remove(inst)
+    if a.hireling is not None:
+        h = g.find(p.hirelings, a.hireling)
+        assert h is not None
+        g.carrying.setdefault(h, []).append(inst)
+    else:
+        p.equipped.append(inst)
+    ev.append(Event("item_equipped", {"player": p.name, "card": a.arg, "hireling": a.hireling}))
+
+
+def equip_options(g: GameState, seat: int) -> Iterator[Action]:
+    if not own_turn_calm(g, seat):
+        return
+    p = g.players[seat]
+    for card_id in dict.fromkeys(g.defs[i].id for i in p.carried):
+        yield Action("equip", card_id)
+        for h in p.hirelings:
+            if g.defs[h].carries:
+                yield Action("equip", card_id, hireling=g.defs[h].id)
+
+
+def check_unequip(g: GameState, seat: int, a: Action) -> None:
+    require_own_turn_calm(g, seat, "B11", "items are taken off")
+    p = g.players[seat]
+    carried_by_hirelings = [i for h in p.hirelings for i in g.carrying.get(h, ())]
+    require(
+        g.find(p.equipped + carried_by_hirelings, a.arg or "") is not None,
+        "B11",
+        f"{a.arg} is not an item in use",
+    )
+
+
+def do_unequip(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    p = g.players[seat]
+    inst = g.find(p.equipped, a.arg or "")
+    if inst is not None:
+        p.equipped.remove(inst)
+    else:
+        for h in p.hirelings:
+            inst = g.find(g.carrying.get(h, []), a.arg or "")
+            if inst is not None:
+                g.carrying[h].remove(inst)
+                break
+    assert inst is not None
+    p.carried.append(inst)
+    ev.append(Event("item_unequipped", {"player": p.name, "card": a.arg}))
+
+
+def unequip_options(g: GameState, seat: int) -> Iterator[Action]:
+    if not own_turn_calm(g, seat):
+        return
+    p = g.players[seat]
+    carried_by_hirelings = [i for h in p.hirelings for i in g.carrying.get(h, ())]
+    for card_id in dict.fromkeys(g.defs[i].id for i in p.equipped + carried_by_hirelings):
+        yield Action("unequip", card_id)
+
+
+register("equip", check_equip, do_equip, equip_options)
+register("unequip", check_unequip, do_unequip, unequip_options)

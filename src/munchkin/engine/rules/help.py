@@ -1,0 +1,73 @@
+"""Asking for help, with a bribe of treasures (B8)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from munchkin.engine.actions import Action
+from munchkin.engine.events import Event
+from munchkin.engine.rules.combat import reopen_window, treasure_count
+from munchkin.engine.rules.strength import munchkins_win
+from munchkin.engine.state import GameState
+from munchkin.engine.timing import free_to_act, in_fight
+from munchkin.engine.verbs import refuse, register, require, single
+
+
+def check_ask(g: GameState, seat: int, a: Action) -> None:
+    c = g.combat
+    require(
+        in_fight(g) and c is not None and c.fighter == seat and free_to_act(g, seat),
+        "B8",
+        "only the fighter asks for help, during the fight",
+    )
+    assert c is not None
+    require(c.helper is None and c.asked is None, "B8", "only one other player may help")
+    require(not munchkins_win(g), "B8", "one cannot ask for help once winning")
+    try:
+        helper = g.index(a.arg or "")
+    except KeyError:
+        raise refuse("B8", f"there is no player '{a.arg}'") from None
+    require(helper != seat and not g.players[helper].dead, "B8", "ask another living player")
+    require(0 <= a.reward <= treasure_count(g), "B8", "the bribe is some of the fight's treasures")
+
+
+def do_ask(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    c = g.combat
+    assert c is not None
+    c.asked = g.index(a.arg or "")
+    c.reward = a.reward
+    ev.append(Event("help_asked", {"player": g.players[seat].name, "helper": a.arg, "reward": a.reward}))
+
+
+def ask_options(g: GameState, seat: int) -> Iterator[Action]:
+    c = g.combat
+    if c is None or c.fighter != seat or c.helper is not None or c.asked is not None or not in_fight(g):
+        return
+    for q in g.players:
+        if q.name != g.players[seat].name:
+            for reward in range(treasure_count(g) + 1):
+                yield Action("ask_help", q.name, reward=reward)
+
+
+def check_answer(g: GameState, seat: int, a: Action) -> None:
+    require(g.combat is not None and g.combat.asked == seat, "B8", "nobody asked you for help")
+
+
+def do_accept(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    c = g.combat
+    assert c is not None
+    c.helper, c.asked = seat, None
+    ev.append(Event("help_accepted", {"player": g.players[seat].name, "reward": c.reward}))
+    reopen_window(g)
+
+
+def do_decline(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    c = g.combat
+    assert c is not None
+    c.asked, c.reward = None, 0
+    ev.append(Event("help_declined", {"player": g.players[seat].name}))
+
+
+register("ask_help", check_ask, do_ask, ask_options)
+register("accept_help", check_answer, do_accept, single("accept_help"))
+register("decline_help", check_answer, do_decline, single("decline_help"))

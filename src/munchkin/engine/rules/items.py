@@ -1,0 +1,141 @@
+"""Items in play: who may use what, slots, Big and Complex limits (B11, B17, H6, H7, S2, S3)."""
+
+from __future__ import annotations
+
+from munchkin.cards.schema import CardDef
+from munchkin.engine.events import Event
+from munchkin.engine.rules.character import classes, is_race, races
+from munchkin.engine.state import GameState, PlayerState
+
+WORN_SLOTS = ("headgear", "armor", "footgear")
+
+
+def cheated(g: GameState, inst: int) -> bool:
+    """A Cheat! attached to this card lets its owner break one rule for it (B17)."""
+    return any(g.defs[a].type == "cheat" for a in g.attached.get(inst, ()))
+
+
+def traits_allow(card: CardDef, race_ids: frozenset[str], class_ids: frozenset[str], sex: str | None) -> bool:
+    """Whether `requires`/`forbids` let a character (or hireling) with these traits use it."""
+    if card.requires and not card.requires.matches(race_ids, class_ids, sex):
+        return False
+    return not (card.forbids and card.forbids.matches(race_ids, class_ids, sex))
+
+
+def can_use(g: GameState, p: PlayerState, inst: int) -> bool:
+    """Restrictions limit using, not carrying (B11); a Cheat! lifts them (B17)."""
+    return cheated(g, inst) or traits_allow(g.defs[inst], races(g, p), classes(g, p), p.sex)
+
+
+def _capacity_cards(g: GameState, p: PlayerState) -> list[CardDef]:
+    """Capacity hirelings and steeds in play give extra hands, Big and Complex room (H6, S3)."""
+    cards = [g.defs[h] for h in p.hirelings if g.defs[h].carries == 0]
+    return cards + [g.defs[s] for s in p.steeds]
+
+
+def hands_available(g: GameState, p: PlayerState) -> int:
+    return 2 + sum(c.extra_hands for c in _capacity_cards(g, p))
+
+
+def big_allowed(g: GameState, p: PlayerState) -> int | None:
+    """One Big item in play, any number for a Dwarf (None), more with capacity (B11, S3)."""
+    if is_race(g, p, "dwarf"):
+        return None
+    return 1 + sum(c.extra_big for c in _capacity_cards(g, p))
+
+
+def complex_allowed(g: GameState, p: PlayerState) -> int:
+    return 1 + sum(c.extra_complex for c in _capacity_cards(g, p))
+
+
+def steeds_allowed(g: GameState, p: PlayerState) -> int:
+    """One steed, more for a Centaur or a card that says so (S2)."""
+    givers = p.races + p.classes + p.boosts + p.equipped + p.hirelings
+    return 1 + sum(g.defs[i].extra_steeds for i in givers)
+
+
+def limit_problem(
+    g: GameState, p: PlayerState, equipped: list[int], carried: list[int], steeds: list[int]
+) -> str | None:
+    """What rule a layout of items would break, or None. Cheated cards are exempt (B17)."""
+    counted = [i for i in equipped if not cheated(g, i)]
+    for slot in WORN_SLOTS:
+        if sum(1 for i in counted if g.defs[i].slot == slot) > 1:
+            return f"only one {slot} may be in use"
+    hands = sum(g.defs[i].hands for i in counted if g.defs[i].slot == "hands")
+    if hands > hands_available(g, p):
+        return f"not enough free hands ({hands} needed, {hands_available(g, p)} available)"
+    owned = [i for i in equipped + carried if not cheated(g, i)]
+    cap = big_allowed(g, p)
+    if cap is not None and sum(1 for i in owned if g.defs[i].big) > cap:
+        return "only one Big item may be in play"
+    if sum(1 for i in owned if g.defs[i].complex) > complex_allowed(g, p):
+        return "only one Complex item may be in play"
+    if sum(1 for s in steeds if not cheated(g, s)) > steeds_allowed(g, p):
+        return "only one steed may be in play"
+    return None
+
+
+def place_new_item(g: GameState, p: PlayerState, inst: int) -> str | None:
+    """Put an item into play: in use when its owner can use it, else carried (B11).
+
+    Returns None when placed, or the rule problem that stops it entering play."""
+    if can_use(g, p, inst) and limit_problem(g, p, [*p.equipped, inst], p.carried, p.steeds) is None:
+        p.equipped.append(inst)
+        return None
+    problem = limit_problem(g, p, p.equipped, [*p.carried, inst], p.steeds)
+    if problem is None:
+        p.carried.append(inst)
+    return problem
+
+
+def check_placeable(g: GameState, p: PlayerState, inst: int) -> str | None:
+    """Whether an item could enter play now, without changing anything."""
+    if can_use(g, p, inst) and limit_problem(g, p, [*p.equipped, inst], p.carried, p.steeds) is None:
+        return None
+    return limit_problem(g, p, p.equipped, [*p.carried, inst], p.steeds)
+
+
+def remove_from_play(g: GameState, p: PlayerState, inst: int) -> None:
+    """Take a card out of whichever of the player's in-play zones holds it (H8)."""
+    for zone in (p.equipped, p.carried, p.steeds, p.hirelings, p.races, p.classes, p.boosts, p.curses):
+        if inst in zone:
+            zone.remove(inst)
+            return
+    for h in p.hirelings:
+        if inst in g.carrying.get(h, ()):
+            g.carrying[h].remove(inst)
+            return
+    raise ValueError(f"card {inst} is not in play for {p.name}")
+
+
+def discard(g: GameState, inst: int) -> None:
+    """Send a card, and whatever is attached to it, to its discard pile (B17)."""
+    for attached in g.attached.pop(inst, ()):
+        discard(g, attached)
+    pile = g.door_discard if g.defs[inst].deck == "door" else g.treasure_discard
+    pile.append(inst)
+
+
+def reconcile_use(g: GameState, seat: int, events: list[Event]) -> None:
+    """After a change of race, class, sex or capacity, bring items back within the rules.
+
+    Items that can no longer be used become carried; then, while slots or hands are
+    over the limit, the last item put on is taken off (B11, H6); Big or Complex items
+    over the limit are discarded, the last one first (B11)."""
+    p = g.players[seat]
+    for inst in [i for i in p.equipped if not can_use(g, p, i)]:
+        _take_off(g, p, inst, events)
+    while p.equipped and limit_problem(g, p, p.equipped, [], []) is not None:
+        _take_off(g, p, p.equipped[-1], events)
+    while limit_problem(g, p, p.equipped, p.carried, p.steeds) is not None:
+        extra = next(i for i in reversed(p.carried + p.equipped + p.steeds) if not cheated(g, i))
+        remove_from_play(g, p, extra)
+        discard(g, extra)
+        events.append(Event("card_lost", {"player": p.name, "card": g.defs[extra].id, "rule": "B11"}))
+
+
+def _take_off(g: GameState, p: PlayerState, inst: int, events: list[Event]) -> None:
+    p.equipped.remove(inst)
+    p.carried.append(inst)
+    events.append(Event("item_unequipped", {"player": p.name, "card": g.defs[inst].id}))

@@ -1,0 +1,409 @@
+"""Playing a card from the hand (or the face-up door card), by card type.
+
+Timing and limits of each type: races and classes (B14), items (B11), steeds
+(S2, S8), hirelings (H1), curses (B15), one-shots and enhancers (B16), Go Up a
+Level (B3), Cheat! (B17), Divine Intervention.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from munchkin.engine.actions import Action
+from munchkin.engine.events import Event
+from munchkin.engine.rules.character import (
+    WIN_LEVEL,
+    class_slots,
+    gain_levels,
+    is_class,
+    race_slots,
+)
+from munchkin.engine.rules.combat import enter_monster, reopen_window
+from munchkin.engine.rules.effects import queue_effects
+from munchkin.engine.rules.items import check_placeable, discard, place_new_item, reconcile_use
+from munchkin.engine.state import GameState
+from munchkin.engine.timing import free_to_act, in_fight, own_turn_calm, require_own_turn_calm
+from munchkin.engine.verbs import refuse, register, require
+
+CHEATABLE = ("item", "steed", "hireling")
+
+
+def source_card(g: GameState, seat: int, card_id: str | None) -> int | None:
+    """The instance played: from the hand, or the door just drawn face up (B4)."""
+    if card_id is None:
+        return None
+    face_up = g.face_up
+    if g.phase == "face_up" and seat == g.active and face_up is not None and g.defs[face_up].id == card_id:
+        return face_up
+    return g.find(g.players[seat].hand, card_id)
+
+
+def _target(g: GameState, seat: int, a: Action) -> int:
+    if a.target is None:
+        return seat
+    try:
+        return g.index(a.target)
+    except KeyError:
+        raise refuse("B15", f"there is no player '{a.target}'") from None
+
+
+def _monster_in_fight(g: GameState, card_id: str | None) -> int | None:
+    if g.combat is None or card_id is None:
+        return None
+    return g.find(g.combat.monsters, card_id)
+
+
+def _own_in_play(g: GameState, seat: int, card_id: str | None, kinds: tuple[str, ...]) -> int | None:
+    if card_id is None:
+        return None
+    p = g.players[seat]
+    zone = p.equipped + p.carried + p.steeds + p.hirelings
+    inst = g.find(zone, card_id)
+    return inst if inst is not None and g.defs[inst].type in kinds else None
+
+
+# -- checks per type -----------------------------------------------------------------
+
+
+def _check_race_class(g: GameState, seat: int, inst: int, a: Action) -> None:
+    card = g.defs[inst]
+    require_own_turn_calm(g, seat, "B14", f"a {card.type} is played")
+    zone = g.players[seat].races if card.type == "race" else g.players[seat].classes
+    require(g.find(zone, card.id) is None, "B14", f"you already are {card.name}")
+
+
+def _check_boost(g: GameState, seat: int, inst: int, a: Action) -> None:
+    card = g.defs[inst]
+    require(card.extra_races > 0 or card.extra_classes > 0, "B4", f"{card.name} cannot be played")
+    require_own_turn_calm(g, seat, "B14", f"{card.name} is played")
+
+
+def _check_item(g: GameState, seat: int, inst: int, a: Action) -> None:
+    require_own_turn_calm(g, seat, "B11", "items are played")
+    problem = check_placeable(g, g.players[seat], inst)
+    require(problem is None, "B11", problem or "")
+
+
+def _check_steed(g: GameState, seat: int, inst: int, a: Action) -> None:
+    from munchkin.engine.rules.items import steeds_allowed
+
+    require_own_turn_calm(g, seat, "S8", "steeds are played")
+    p = g.players[seat]
+    require(len(p.steeds) < steeds_allowed(g, p), "S2", "you already have a steed")
+
+
+def _check_hireling(g: GameState, seat: int, inst: int, a: Action) -> None:
+    require(len(g.players[seat].hirelings) == 0, "H1", "you already have a hireling in play")
+
+
+def _check_curse(g: GameState, seat: int, inst: int, a: Action) -> None:
+    require(g.first_door_kicked, "B15", "no curse before the first door is kicked open")
+    target = _target(g, seat, a)
+    require(not g.players[target].dead, "B15", "the dead cannot be cursed")
+
+
+def _check_one_shot(g: GameState, seat: int, inst: int, a: Action) -> None:
+    card = g.defs[inst]
+    if card.uses == "run_away":
+        c = g.combat
+        running = c is not None and c.stage == "run" and c.runners[:1] == [seat] and not g.tasks
+        require(running, "B9", f"{card.name} is used when you run away, before rolling")
+        return
+    if in_fight(g) and (card.bonus or card.uses == "combat"):
+        require(a.on is None or _monster_in_fight(g, a.on) is not None, "B16", f"{a.on} is not in the fight")
+        return
+    require(card.uses == "any" and bool(card.effects), "B16", f"{card.name} is used in a fight")
+    _target(g, seat, a)
+
+
+def _check_go_up(g: GameState, seat: int, inst: int, a: Action) -> None:
+    require(a.target in (None, g.players[seat].name), "B3", "Go Up a Level is played on yourself")
+    require(
+        g.players[seat].level + g.defs[inst].levels < WIN_LEVEL,
+        "B3",
+        "Go Up a Level never gives the winning level",
+    )
+
+
+def _check_monster_enhancer(g: GameState, seat: int, inst: int, a: Action) -> None:
+    require(in_fight(g), "B16", "monster enhancers are played in a fight")
+    require(_monster_in_fight(g, a.on) is not None, "B16", "name a monster of the fight with on:")
+
+
+def _check_steed_enhancer(g: GameState, seat: int, inst: int, a: Action) -> None:
+    require_own_turn_calm(g, seat, "S5", "steed enhancers are played")
+    require(_own_in_play(g, seat, a.on, ("steed",)) is not None, "S5", "name one of your steeds with on:")
+
+
+def _check_item_enhancer(g: GameState, seat: int, inst: int, a: Action) -> None:
+    require_own_turn_calm(g, seat, "B11", "item enhancers are played")
+    require(_own_in_play(g, seat, a.on, ("item",)) is not None, "S5", "name one of your items with on:")
+
+
+def _check_cheat(g: GameState, seat: int, inst: int, a: Action) -> None:
+    require(a.on is not None, "B17", "a Cheat! is attached to a card: name it with on:")
+    if _own_in_play(g, seat, a.on, CHEATABLE) is not None:
+        require_own_turn_calm(g, seat, "B17", "a Cheat! is attached")
+        return
+    in_hand = g.find(g.players[seat].hand, a.on or "")
+    require(
+        in_hand is not None and g.defs[in_hand].type in CHEATABLE,
+        "B17",
+        f"{a.on} is not an item, steed or hireling of yours",
+    )
+    if g.defs[in_hand or 0].type != "hireling":
+        require_own_turn_calm(g, seat, "B17", "a Cheat! is attached")
+
+
+def _check_wandering(g: GameState, seat: int, inst: int, a: Action) -> None:
+    require(in_fight(g), "B16", "a Wandering Monster is played in a fight")
+    monster = g.find(g.players[seat].hand, a.on or "")
+    require(
+        monster is not None and g.defs[monster].type == "monster",
+        "B16",
+        "name a monster in your hand with on:",
+    )
+
+
+def _check_divine(g: GameState, seat: int, inst: int, a: Action) -> None:
+    """Divine Intervention may be played at any time (ruling; see docs/rulings.md)."""
+
+
+def _check_unplayable(g: GameState, seat: int, inst: int, a: Action) -> None:
+    raise refuse("B4", f"{g.defs[inst].name} cannot be played; a monster is fought (look_for_trouble)")
+
+
+TypeCheck = Callable[[GameState, int, int, Action], None]
+CHECKS: dict[str, TypeCheck] = {
+    "race": _check_race_class,
+    "class": _check_race_class,
+    "other": _check_boost,
+    "item": _check_item,
+    "steed": _check_steed,
+    "hireling": _check_hireling,
+    "curse": _check_curse,
+    "trap": _check_curse,
+    "one_shot": _check_one_shot,
+    "go_up_a_level": _check_go_up,
+    "monster_enhancer": _check_monster_enhancer,
+    "steed_enhancer": _check_steed_enhancer,
+    "item_enhancer": _check_item_enhancer,
+    "cheat": _check_cheat,
+    "wandering_monster": _check_wandering,
+    "divine_intervention": _check_divine,
+    "monster": _check_unplayable,
+}
+
+
+def check_play(g: GameState, seat: int, a: Action) -> None:
+    require(
+        free_to_act(g, seat) and g.prompt is None and g.offer is None, "B4", "wait: another decision is open"
+    )
+    inst = source_card(g, seat, a.arg)
+    require(inst is not None, "B4", f"{a.arg} is not in your hand")
+    assert inst is not None
+    if g.phase == "face_up" and seat == g.active and inst != g.face_up:
+        raise refuse("B4", "first decide what to do with the card drawn face up")
+    CHECKS[g.defs[inst].type](g, seat, inst, a)
+
+
+# -- effects per type ----------------------------------------------------------------
+
+
+def do_play(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    inst = source_card(g, seat, a.arg)
+    assert inst is not None
+    p, card = g.players[seat], g.defs[inst]
+    if inst == g.face_up:
+        g.face_up = None
+        g.phase = "after_door"
+    else:
+        p.hand.remove(inst)
+    ev.append(
+        Event(
+            "card_played",
+            {"player": p.name, "card": card.id, "name": card.name, "target": a.target, "on": a.on},
+        )
+    )
+    DOES[card.type](g, seat, inst, a, ev)
+
+
+def _do_race_class(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
+    p = g.players[seat]
+    is_race_card = g.defs[inst].type == "race"
+    zone = p.races if is_race_card else p.classes
+    slots = race_slots(g, p) if is_race_card else class_slots(g, p)
+    while len(zone) >= slots:  # a new race or class replaces the old one (B14)
+        discard(g, zone.pop(0))
+    zone.append(inst)
+    reconcile_use(g, seat, ev)
+
+
+def _do_boost(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
+    g.players[seat].boosts.append(inst)
+
+
+def _do_item(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
+    place_new_item(g, g.players[seat], inst)
+
+
+def _do_steed(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
+    g.players[seat].steeds.append(inst)
+
+
+def _do_hireling(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
+    g.players[seat].hirelings.append(inst)
+    if g.combat is not None and g.combat.stage == "fight":
+        reopen_window(g)
+
+
+def _do_curse(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
+    """A curse hits its target at once; a lasting one stays in front of them (B15)."""
+    target = _target(g, seat, a)
+    curse_hits(g, target, inst)
+
+
+def curse_hits(g: GameState, target: int, inst: int) -> None:
+    card = g.defs[inst]
+    if any(e.lasting for e in card.effects):
+        g.players[target].curses.append(inst)
+    else:
+        discard(g, inst)
+    queue_effects(g, target, card.effects, inst)
+
+
+def _do_one_shot(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
+    card = g.defs[inst]
+    c = g.combat
+    if c is not None and c.stage == "run" and card.uses == "run_away":
+        c.played.append((inst, 0))
+        if card.run_away:
+            c.mods.append((seat, card.run_away, inst, "run bonus"))
+        queue_effects(g, seat, card.effects, inst)
+    elif c is not None and in_fight(g) and (card.bonus or card.uses == "combat"):
+        c.played.append((inst, 1 if a.on else 0))
+        queue_effects(g, seat, card.effects, inst)
+        reopen_window(g)
+    else:
+        discard(g, inst)
+        queue_effects(g, _target(g, seat, a), card.effects, inst)
+
+
+def _do_go_up(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
+    discard(g, inst)
+    gain_levels(g, seat, g.defs[inst].levels, ev, g.defs[inst].id, may_win=False)
+    if g.combat is not None and g.combat.stage == "fight":
+        reopen_window(g)
+
+
+def _do_attach(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
+    """Monster, steed and item enhancers stay with what they enhance (B16, S5)."""
+    c = g.combat
+    target = (
+        _monster_in_fight(g, a.on)
+        if g.defs[inst].type == "monster_enhancer"
+        else _own_in_play(g, seat, a.on, ("steed", "item"))
+    )
+    assert target is not None
+    g.attached.setdefault(target, []).append(inst)
+    if c is not None and c.stage == "fight":
+        reopen_window(g)
+
+
+def _do_cheat(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
+    """Attach a Cheat!; a card still in the hand is played together with it (B17)."""
+    p = g.players[seat]
+    target = _own_in_play(g, seat, a.on, CHEATABLE)
+    if target is None:
+        target = g.find(p.hand, a.on or "")
+        assert target is not None
+        p.hand.remove(target)
+        g.attached.setdefault(target, []).append(inst)
+        kind = g.defs[target].type
+        zone = {"item": p.equipped, "steed": p.steeds, "hireling": p.hirelings}[kind]
+        zone.append(target)
+    else:
+        g.attached.setdefault(target, []).append(inst)
+        if target in p.carried and g.defs[target].type == "item":
+            p.carried.remove(target)
+            p.equipped.append(target)
+    reconcile_use(g, seat, ev)
+
+
+def _do_wandering(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
+    p = g.players[seat]
+    monster = g.find(p.hand, a.on or "")
+    assert monster is not None
+    p.hand.remove(monster)
+    discard(g, inst)
+    enter_monster(g, monster, ev)
+
+
+def _do_divine(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
+    discard(g, inst)
+    divine_intervention(g, ev, g.defs[inst].id)
+
+
+def divine_intervention(g: GameState, ev: list[Event], source: str) -> None:
+    """Every Cleric goes up a level; this card may give the winning level (B2)."""
+    for i, q in enumerate(g.players):
+        if is_class(g, q, "cleric"):
+            gain_levels(g, i, 1, ev, source, may_win=True)
+
+
+TypeDo = Callable[[GameState, int, int, Action, list[Event]], None]
+DOES: dict[str, TypeDo] = {
+    "race": _do_race_class,
+    "class": _do_race_class,
+    "other": _do_boost,
+    "item": _do_item,
+    "steed": _do_steed,
+    "hireling": _do_hireling,
+    "curse": _do_curse,
+    "trap": _do_curse,
+    "one_shot": _do_one_shot,
+    "go_up_a_level": _do_go_up,
+    "monster_enhancer": _do_attach,
+    "steed_enhancer": _do_attach,
+    "item_enhancer": _do_attach,
+    "cheat": _do_cheat,
+    "wandering_monster": _do_wandering,
+    "divine_intervention": _do_divine,
+}
+
+
+# -- options -------------------------------------------------------------------------
+
+
+def play_options(g: GameState, seat: int) -> Iterator[Action]:
+    """Candidate plays: each card of the hand, with each sensible target (checked later)."""
+    if not free_to_act(g, seat):
+        return
+    p = g.players[seat]
+    cards = list(dict.fromkeys(g.defs[i].id for i in p.hand))
+    if g.phase == "face_up" and seat == g.active and g.face_up is not None:
+        cards = [g.defs[g.face_up].id]
+    monsters = [g.defs[m].id for m in g.combat.monsters] if g.combat else []
+    mine = [g.defs[i].id for i in p.equipped + p.carried + p.steeds + p.hirelings]
+    for card_id in cards:
+        inst = source_card(g, seat, card_id)
+        assert inst is not None
+        kind = g.defs[inst].type
+        if kind in ("curse", "trap"):
+            yield from (Action("play", card_id, target=q.name) for q in g.players if not q.dead)
+        elif kind in ("monster_enhancer",) or (kind == "one_shot" and in_fight(g)):
+            if kind == "one_shot":
+                yield Action("play", card_id)
+            yield from (Action("play", card_id, on=m) for m in dict.fromkeys(monsters))
+        elif kind in ("steed_enhancer", "item_enhancer", "cheat"):
+            hand_targets = [g.defs[i].id for i in p.hand if g.defs[i].type in CHEATABLE]
+            targets = mine + (hand_targets if kind == "cheat" else [])
+            yield from (Action("play", card_id, on=t) for t in dict.fromkeys(targets))
+        elif kind == "wandering_monster":
+            hand_monsters = [g.defs[i].id for i in p.hand if g.defs[i].type == "monster"]
+            yield from (Action("play", card_id, on=m) for m in dict.fromkeys(hand_monsters))
+        elif kind != "monster" and not (kind == "other" and not own_turn_calm(g, seat)):
+            yield Action("play", card_id)
+
+
+register("play", check_play, do_play, play_options)

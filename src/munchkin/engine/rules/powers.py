@@ -1,0 +1,242 @@
+"""Class powers paid for by discarding cards (B14): the Warrior's berserking, the Cleric's
+turning, the Wizard's flight and charm, the Thief's backstab and theft."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from munchkin.engine.actions import Action
+from munchkin.engine.events import Event
+from munchkin.engine.rules.character import is_class, lose_levels
+from munchkin.engine.rules.combat import fight, finish_fight, reopen_window
+from munchkin.engine.rules.decks import draw_to_hand
+from munchkin.engine.rules.items import discard, place_new_item, remove_from_play
+from munchkin.engine.state import GameState
+from munchkin.engine.timing import free_to_act, in_fight, own_turn_calm, require_own_turn_calm
+from munchkin.engine.verbs import Options, refuse, register, require
+
+MAX_DISCARDS = 3
+THEFT_ROLL = 4
+
+
+def _pay(g: GameState, seat: int, card_id: str | None) -> None:
+    """Discard the card that pays for a power."""
+    p = g.players[seat]
+    inst = g.find(p.hand, card_id or "")
+    assert inst is not None
+    p.hand.remove(inst)
+    discard(g, inst)
+
+
+def _require_payment(g: GameState, seat: int, card_id: str | None) -> None:
+    require(
+        g.find(g.players[seat].hand, card_id or "") is not None,
+        "B14",
+        f"{card_id} is not in your hand to discard",
+    )
+
+
+def _uses(g: GameState, seat: int, power: str) -> int:
+    return sum(1 for who, _, _, kind in fight(g).mods if who == seat and kind == power)
+
+
+def _add_mod(g: GameState, seat: int, amount: int, power: str, a: Action, ev: list[Event]) -> None:
+    inst = g.find(g.players[seat].hand, a.arg or "")
+    assert inst is not None
+    _pay(g, seat, a.arg)
+    fight(g).mods.append((seat, amount, inst, power))
+    ev.append(Event("power_used", {"player": g.players[seat].name, "power": power, "card": a.arg}))
+
+
+def _check_fight_power(g: GameState, seat: int, a: Action, cls: str, power: str) -> None:
+    require(free_to_act(g, seat) and in_fight(g), "B14", f"{power} is used in a fight")
+    require(is_class(g, g.players[seat], cls), "B14", f"only a {cls.title()} may use {power}")
+    require(seat in fight(g).fighters(), "B14", f"{power} is for the fighter or the helper")
+    require(_uses(g, seat, power) < MAX_DISCARDS, "B14", f"at most {MAX_DISCARDS} cards for {power}")
+    _require_payment(g, seat, a.arg)
+
+
+def check_berserk(g: GameState, seat: int, a: Action) -> None:
+    _check_fight_power(g, seat, a, "warrior", "berserking")
+
+
+def do_berserk(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    _add_mod(g, seat, 1, "berserking", a, ev)
+    reopen_window(g)
+
+
+def check_turning(g: GameState, seat: int, a: Action) -> None:
+    _check_fight_power(g, seat, a, "cleric", "turning")
+    require(any(g.defs[m].undead for m in fight(g).monsters), "B14", "turning works against Undead")
+
+
+def do_turning(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    _add_mod(g, seat, 3, "turning", a, ev)
+    reopen_window(g)
+
+
+def check_flight(g: GameState, seat: int, a: Action) -> None:
+    c = g.combat
+    require(
+        c is not None and c.stage == "run" and c.runners[:1] == [seat] and not g.tasks and g.prompt is None,
+        "B14",
+        "flight is used when you run away, before rolling",
+    )
+    require(is_class(g, g.players[seat], "wizard"), "B14", "only a Wizard may use flight")
+    require(_uses(g, seat, "flight") < MAX_DISCARDS, "B14", f"at most {MAX_DISCARDS} cards for flight")
+    _require_payment(g, seat, a.arg)
+
+
+def do_flight(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    _add_mod(g, seat, 1, "flight", a, ev)
+
+
+def check_charm(g: GameState, seat: int, a: Action) -> None:
+    require(
+        free_to_act(g, seat) and in_fight(g) and fight(g).fighter == seat,
+        "B14",
+        "the fighter charms a monster during the fight",
+    )
+    p = g.players[seat]
+    require(is_class(g, p, "wizard"), "B14", "only a Wizard may charm")
+    require(len(p.hand) >= MAX_DISCARDS, "B14", "charming costs the whole hand, 3 cards or more")
+    require(g.find(fight(g).monsters, a.arg or "") is not None, "B14", f"{a.arg} is not in the fight")
+
+
+def do_charm(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    """The whole hand is discarded; the monster leaves, its treasures are won, no level (B14)."""
+    p, c = g.players[seat], fight(g)
+    for inst in p.hand:
+        discard(g, inst)
+    p.hand.clear()
+    monster = g.find(c.monsters, a.arg or "")
+    assert monster is not None
+    c.monsters.remove(monster)
+    treasures = g.defs[monster].treasures + sum(
+        g.defs[e].extra_treasures for e in g.attached.get(monster, ())
+    )
+    discard(g, monster)
+    ev.append(Event("power_used", {"player": p.name, "power": "charm", "card": a.arg}))
+    draw_to_hand(g, seat, "treasure", max(0, treasures), ev)
+    if c.monsters:
+        reopen_window(g)
+    else:
+        finish_fight(g, ev)
+
+
+def check_backstab(g: GameState, seat: int, a: Action) -> None:
+    require(free_to_act(g, seat) and in_fight(g), "B14", "backstab is used in a fight")
+    require(is_class(g, g.players[seat], "thief"), "B14", "only a Thief may backstab")
+    try:
+        victim = g.index(a.target or "")
+    except KeyError:
+        raise refuse("B14", f"there is no player '{a.target}'") from None
+    require(victim != seat and victim in fight(g).fighters(), "B14", "backstab another player in the fight")
+    already = any(w == victim and k == "backstab" for w, _, _, k in fight(g).mods)
+    require(not already, "B14", "once per fighter per fight")
+    _require_payment(g, seat, a.arg)
+
+
+def do_backstab(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    victim = g.index(a.target or "")
+    inst = g.find(g.players[seat].hand, a.arg or "")
+    assert inst is not None
+    _pay(g, seat, a.arg)
+    fight(g).mods.append((victim, -2, inst, "backstab"))
+    ev.append(
+        Event(
+            "power_used",
+            {"player": g.players[seat].name, "power": "backstab", "card": a.arg, "target": a.target},
+        )
+    )
+    reopen_window(g)
+
+
+def check_steal(g: GameState, seat: int, a: Action) -> None:
+    require_own_turn_calm(g, seat, "B14", "theft is tried")
+    require(g.phase != "setup", "B14", "theft is tried on your own turn")
+    require(is_class(g, g.players[seat], "thief"), "B14", "only a Thief may steal")
+    try:
+        victim = g.index(a.target or "")
+    except KeyError:
+        raise refuse("B14", f"there is no player '{a.target}'") from None
+    require(victim != seat, "B14", "steal from another player")
+    inst = g.find(g.items_in_play(g.players[victim]), a.arg or "")
+    require(inst is not None, "B14", f"{g.players[victim].name} has no {a.arg} in play")
+    require(not g.defs[inst or 0].big, "S4", "a Big item cannot be stolen")
+    require(len(a.cards) == 1, "B14", "discard one card to try (cards:)")
+    _require_payment(g, seat, a.cards[0])
+
+
+def do_steal(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    """Roll 4 or more: the item is the Thief's; else the Thief loses a level (B14)."""
+    victim = g.index(a.target or "")
+    _pay(g, seat, a.cards[0])
+    roll = g.dice.d6()
+    ok = roll >= THEFT_ROLL
+    ev.append(
+        Event(
+            "die_rolled",
+            {
+                "player": g.players[seat].name,
+                "purpose": "theft",
+                "card": a.arg,
+                "roll": roll,
+                "modifier": 0,
+                "success": ok,
+            },
+        )
+    )
+    if not ok:
+        lose_levels(g, seat, 1, ev, "failed theft")
+        return
+    inst = g.find(g.items_in_play(g.players[victim]), a.arg or "")
+    assert inst is not None
+    remove_from_play(g, g.players[victim], inst)
+    if place_new_item(g, g.players[seat], inst) is not None:
+        discard(g, inst)
+    ev.append(Event("stolen", {"player": g.players[seat].name, "card": a.arg, "from": a.target}))
+
+
+def _hand_options(verb: str, cls: str) -> Options:
+    def options(g: GameState, seat: int) -> Iterator[Action]:
+        p = g.players[seat]
+        if g.combat is None or not is_class(g, p, cls):
+            return
+        for card_id in dict.fromkeys(g.defs[i].id for i in p.hand):
+            yield Action(verb, card_id)
+
+    return options
+
+
+def charm_options(g: GameState, seat: int) -> Iterator[Action]:
+    if g.combat is not None and is_class(g, g.players[seat], "wizard"):
+        yield from (Action("charm", m) for m in dict.fromkeys(g.defs[i].id for i in g.combat.monsters))
+
+
+def backstab_options(g: GameState, seat: int) -> Iterator[Action]:
+    p = g.players[seat]
+    if g.combat is None or not is_class(g, p, "thief") or not p.hand:
+        return
+    card_id = g.defs[p.hand[0]].id
+    for victim in g.combat.fighters():
+        yield Action("backstab", card_id, target=g.players[victim].name)
+
+
+def steal_options(g: GameState, seat: int) -> Iterator[Action]:
+    p = g.players[seat]
+    if not is_class(g, p, "thief") or not p.hand or not own_turn_calm(g, seat):
+        return
+    pay = g.defs[p.hand[0]].id
+    for q in g.players:
+        if q is not p:
+            for card_id in dict.fromkeys(g.defs[i].id for i in g.items_in_play(q)):
+                yield Action("steal", card_id, target=q.name, cards=(pay,))
+
+
+register("berserk", check_berserk, do_berserk, _hand_options("berserk", "warrior"))
+register("turn_undead", check_turning, do_turning, _hand_options("turn_undead", "cleric"))
+register("flight", check_flight, do_flight, _hand_options("flight", "wizard"))
+register("charm", check_charm, do_charm, charm_options)
+register("backstab", check_backstab, do_backstab, backstab_options)
+register("steal", check_steal, do_steal, steal_options)

@@ -1,0 +1,140 @@
+"""Running away after a lost fight, and sacrificing a hireling instead (B9, B14, H4, S6, S7)."""
+
+from __future__ import annotations
+
+from munchkin.cards.schema import Effect
+from munchkin.engine.actions import Action
+from munchkin.engine.events import Event
+from munchkin.engine.explain import Breakdown, Part
+from munchkin.engine.rules.character import is_race
+from munchkin.engine.rules.combat import fight, finish_fight
+from munchkin.engine.rules.effects import queue_effects
+from munchkin.engine.rules.items import can_use
+from munchkin.engine.state import GameState, Prompt
+from munchkin.engine.verbs import register, require, single
+
+ESCAPE_ROLL = 5
+RUN_POWERS = ("flight", "run bonus")
+STEED_BAD_STUFF = (Effect(lose_levels=1),)
+
+
+def run_modifier(g: GameState, seat: int, monster: int | None = None) -> Breakdown:
+    """What is added to a run-away roll (B9, B14, B15, S6)."""
+    p = g.players[seat]
+    own = [g.defs[i] for i in p.races + p.classes if g.defs[i].run_away]
+    own += [g.defs[i] for i in p.equipped if g.defs[i].run_away and can_use(g, p, i)]
+    riding = [g.defs[s] for s in p.steeds if g.defs[s].run_away]
+    parts: list[Part]
+    if riding:  # the steed's modifier replaces the rider's own (S6)
+        best = max(riding, key=lambda c: c.run_away)
+        parts = [Part(f"steed {best.name}", best.run_away, best.id, "S6")]
+    else:
+        parts = [Part(c.name, c.run_away, c.id, "B9") for c in own]
+    for kind, amount, source in p.lasting:
+        if kind == "run_away":
+            parts.append(Part(f"penalty {g.defs[source].name}", amount, g.defs[source].id, "B15"))
+    if g.combat is not None:
+        for who, amount, source, power in g.combat.mods:
+            if who == seat and power in RUN_POWERS:
+                parts.append(Part(power, amount, g.defs[source].id, "B14" if power == "flight" else "B9"))
+    if monster is not None and g.defs[monster].run_away:
+        card = g.defs[monster]
+        parts.append(Part(f"{card.name}", card.run_away, card.id, "B9"))
+    return Breakdown("run away", tuple(parts))
+
+
+def start_running(g: GameState, seat: int) -> None:
+    """Queue one roll per monster, in the fight's order, then the runner is done (B9)."""
+    c = fight(g)
+    g.tasks.extend(("roll", seat, m) for m in c.monsters)
+    g.tasks.append(("ran", seat))
+
+
+def roll_task(g: GameState, seat: int, monster: int, ev: list[Event]) -> None:
+    """One roll against one monster: 5 or more escapes; failing brings its Bad Stuff (B9)."""
+    p, card, c = g.players[seat], g.defs[monster], fight(g)
+    if p.dead:
+        return
+    if seat in c.escaped or p.level <= card.escape_below:
+        ev.append(Event("escaped", {"player": p.name, "card": card.id, "automatic": True}))
+        return
+    if card.no_escape:
+        ev.append(Event("no_escape", {"player": p.name, "card": card.id}))
+        caught(g, seat, monster, ev)
+        return
+    roll = g.dice.d6()
+    mod = run_modifier(g, seat, monster).total
+    ok = roll + mod >= ESCAPE_ROLL
+    ev.append(
+        Event(
+            "die_rolled",
+            {
+                "player": p.name,
+                "purpose": "run away",
+                "card": card.id,
+                "roll": roll,
+                "modifier": mod,
+                "success": ok,
+            },
+        )
+    )
+    if ok:
+        ev.append(Event("escaped", {"player": p.name, "card": card.id, "automatic": False}))
+    elif is_race(g, p, "halfling") and p.hand and seat not in c.rerolled:
+        g.prompt = Prompt(
+            seat, "reroll", ("decline", *dict.fromkeys(g.defs[i].id for i in p.hand)), (monster,)
+        )
+    else:
+        caught(g, seat, monster, ev)
+
+
+def caught(g: GameState, seat: int, monster: int, ev: list[Event]) -> None:
+    """The monster's Bad Stuff, at once (B9); a steed fought as a monster costs a level (S9)."""
+    card = g.defs[monster]
+    ev.append(Event("caught", {"player": g.players[seat].name, "card": card.id}))
+    queue_effects(g, seat, STEED_BAD_STUFF if card.type == "steed" else card.bad_stuff, monster)
+
+
+def answer_reroll(g: GameState, prompt: Prompt, option: str, ev: list[Event]) -> None:
+    """A Halfling may discard a card to roll a failed run-away roll again, once (B14)."""
+    from munchkin.engine.rules.items import discard
+
+    monster = prompt.data[0]
+    assert isinstance(monster, int)
+    if option == "decline":
+        caught(g, prompt.player, monster, ev)
+        return
+    p = g.players[prompt.player]
+    inst = g.find(p.hand, option)
+    assert inst is not None
+    p.hand.remove(inst)
+    discard(g, inst)
+    fight(g).rerolled.append(prompt.player)
+    ev.append(Event("power_used", {"player": p.name, "power": "re-roll", "card": option}))
+    g.tasks.insert(0, ("roll", prompt.player, monster))
+
+
+def ran_task(g: GameState, seat: int, ev: list[Event]) -> None:
+    """A runner is done; when nobody is left to run, the fight ends without rewards (B9)."""
+    c = fight(g)
+    if seat in c.runners:
+        c.runners.remove(seat)
+    if not c.runners:
+        finish_fight(g, ev)
+
+
+def check_run(g: GameState, seat: int, a: Action) -> None:
+    c = g.combat
+    require(
+        c is not None and c.stage == "run" and c.runners[:1] == [seat] and not g.tasks and g.prompt is None,
+        "B9",
+        "one runs away only after losing a fight, in turn",
+    )
+
+
+def do_run(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    ev.append(Event("running", {"player": g.players[seat].name}))
+    start_running(g, seat)
+
+
+register("run_away", check_run, do_run, single("run_away"))

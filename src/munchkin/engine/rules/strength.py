@@ -1,0 +1,130 @@
+"""Combat strength of both sides, as breakdowns (B6, B14, H8, H12, S5, S9)."""
+
+from __future__ import annotations
+
+from munchkin.cards.schema import CardDef, VsBonus
+from munchkin.engine.explain import Breakdown, Part
+from munchkin.engine.rules.character import classes, is_class, races
+from munchkin.engine.rules.items import can_use
+from munchkin.engine.state import Combat, GameState
+
+COMBAT_POWERS = ("berserking", "turning", "backstab")
+
+
+def _enhancement(g: GameState, inst: int) -> int:
+    return sum(g.defs[e].bonus for e in g.attached.get(inst, ()) if g.defs[e].type != "cheat")
+
+
+def character_parts(g: GameState, seat: int) -> list[Part]:
+    """A munchkin's own strength: level plus everything in use (B6, H8, S5)."""
+    p = g.players[seat]
+    parts = [Part(f"{p.name}'s level", p.level, p.name, "B6")]
+    for inst in p.equipped:
+        card = g.defs[inst]
+        if card.bonus and can_use(g, p, inst):
+            parts.append(Part(card.name, card.bonus, card.id, "B6"))
+    for inst in p.steeds:
+        card = g.defs[inst]
+        total = card.bonus + _enhancement(g, inst)
+        if total:
+            parts.append(Part(f"steed {card.name}", total, card.id, "S5"))
+    for h in p.hirelings:
+        card = g.defs[h]
+        if card.bonus:
+            parts.append(Part(f"hireling {card.name}", card.bonus, card.id, "B6"))
+        for inst in g.carrying.get(h, ()):
+            item = g.defs[inst]
+            if item.bonus:
+                parts.append(Part(f"{item.name} (carried by {card.name})", item.bonus, item.id, "H8"))
+    for kind, amount, source in p.lasting:
+        if kind == "combat":
+            parts.append(Part(f"curse {g.defs[source].name}", amount, g.defs[source].id, "B15"))
+    return parts
+
+
+def monster_level(g: GameState, inst: int) -> int:
+    """A monster's printed level; a steed fought as a monster has twice its bonus (S9)."""
+    card = g.defs[inst]
+    return 2 * card.bonus if card.type == "steed" else (card.level or 0)
+
+
+def _vs_matches(g: GameState, vs: VsBonus, seat: int) -> str | None:
+    """Whom a monster's bonus matches: the character, or the character's hireling (H12)."""
+    p = g.players[seat]
+    if _traits_match(vs, races(g, p), classes(g, p), p.sex):
+        return p.name
+    for h in p.hirelings:
+        card = g.defs[h]
+        if _traits_match(vs, frozenset(card.race), frozenset(card.class_), card.sex):
+            return f"{p.name}'s hireling {card.name}"
+    return None
+
+
+def _traits_match(vs: VsBonus, race_ids: frozenset[str], class_ids: frozenset[str], sex: str | None) -> bool:
+    return (
+        (vs.race is not None and vs.race in race_ids)
+        or (vs.class_ is not None and vs.class_ in class_ids)
+        or (vs.sex is not None and vs.sex == sex)
+    )
+
+
+def monster_side(g: GameState) -> Breakdown:
+    """Monsters' strength: levels, enhancers, one-shots for them, `vs` bonuses (B6, B16, H12)."""
+    c = _combat(g)
+    parts: list[Part] = []
+    for inst in c.monsters:
+        card = g.defs[inst]
+        rule = "S9" if card.type == "steed" else "B6"
+        parts.append(Part(f"{card.name} level", monster_level(g, inst), card.id, rule))
+        for e in g.attached.get(inst, ()):
+            enh = g.defs[e]
+            parts.append(Part(f"{enh.name} on {card.name}", enh.bonus, enh.id, "B16"))
+        parts.extend(_vs_parts(g, c, card))
+    for inst, side in c.played:
+        if side == 1 and g.defs[inst].bonus:
+            parts.append(Part(g.defs[inst].name, g.defs[inst].bonus, g.defs[inst].id, "B16"))
+    return Breakdown("monsters", tuple(parts))
+
+
+def _vs_parts(g: GameState, c: Combat, card: CardDef) -> list[Part]:
+    """One bonus per `vs` entry when anyone on the munchkins' side matches (H12)."""
+    parts = []
+    for vs in card.vs:
+        for seat in c.fighters():
+            whom = _vs_matches(g, vs, seat)
+            if whom:
+                trait = vs.race or vs.class_ or vs.sex
+                parts.append(Part(f"{card.name} against {trait} ({whom})", vs.bonus, card.id, "H12"))
+                break
+    return parts
+
+
+def munchkin_side(g: GameState) -> Breakdown:
+    """The munchkins' strength: fighter and helper, one-shots and powers for them (B6, B8)."""
+    c = _combat(g)
+    parts: list[Part] = []
+    for seat in c.fighters():
+        parts.extend(character_parts(g, seat))
+    for inst, side in c.played:
+        if side == 0 and g.defs[inst].bonus:
+            parts.append(Part(g.defs[inst].name, g.defs[inst].bonus, g.defs[inst].id, "B16"))
+    for seat, amount, source, power in c.mods:
+        if power in COMBAT_POWERS and seat in c.fighters():
+            who = g.players[seat].name
+            parts.append(Part(f"{power} ({who})", amount, g.defs[source].id, "B14"))
+    return Breakdown("munchkins", tuple(parts))
+
+
+def munchkins_win(g: GameState) -> bool:
+    """Strictly stronger wins; a Warrior fighter wins ties (B6, B14)."""
+    c = _combat(g)
+    ours, theirs = munchkin_side(g).total, monster_side(g).total
+    if ours > theirs:
+        return True
+    return ours == theirs and is_class(g, g.players[c.fighter], "warrior")
+
+
+def _combat(g: GameState) -> Combat:
+    if g.combat is None:
+        raise ValueError("no fight is on")
+    return g.combat

@@ -1,0 +1,193 @@
+"""Selling items for levels (B12) and trading items in play (B13)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from munchkin.engine.actions import Action
+from munchkin.engine.events import Event
+from munchkin.engine.rules.character import WIN_LEVEL, is_race
+from munchkin.engine.rules.effects import lose_card
+from munchkin.engine.rules.items import discard, limit_problem, place_new_item, remove_from_play
+from munchkin.engine.state import GameState, Offer
+from munchkin.engine.timing import free_to_act, own_turn_calm, require_own_turn_calm
+from munchkin.engine.verbs import refuse, register, require, single
+
+GOLD_PER_LEVEL = 1000
+
+
+def _sellable(g: GameState, seat: int) -> list[int]:
+    """Cards with a gold value in the hand or in play (B12, H5, S1)."""
+    p = g.players[seat]
+    cards = p.hand + g.items_in_play(p) + p.hirelings
+    return [i for i in cards if g.defs[i].value is not None and g.defs[i].type != "monster"]
+
+
+def _sale(a: Action) -> tuple[str, ...]:
+    return a.cards or ((a.arg,) if a.arg else ())
+
+
+def check_sell(g: GameState, seat: int, a: Action) -> None:
+    require_own_turn_calm(g, seat, "B12", "items are sold")
+    require(g.phase != "setup", "B12", "items are sold on your own turn")
+    pool = _sellable(g, seat)
+    for card_id in _sale(a):
+        inst = g.find(pool, card_id)
+        require(inst is not None, "B12", f"{card_id} is not an item of yours with a gold value")
+        pool.remove(inst or 0)
+    require(bool(_sale(a)), "B12", "name the items to sell")
+
+
+def do_sell(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    """Every full 1000 gold of this turn's sales buys a level, never the winning one; a
+    Halfling sells one item a turn at double value (B12, B14)."""
+    p = g.players[seat]
+    pool = _sellable(g, seat)
+    sold = []
+    for card_id in _sale(a):
+        inst = g.find(pool, card_id)
+        assert inst is not None
+        pool.remove(inst)
+        sold.append(inst)
+    values = sorted((g.defs[i].value or 0 for i in sold), reverse=True)
+    if values and not g.sold_double and is_race(g, p, "halfling"):
+        g.sold_double = True
+        values[0] *= 2
+    for inst in sold:
+        if inst in p.hand:
+            p.hand.remove(inst)
+            discard(g, inst)
+        else:
+            lose_card(g, seat, inst, ev, "sold")
+    g.gold += sum(values)
+    levels = min(g.gold // GOLD_PER_LEVEL, max(0, WIN_LEVEL - 1 - p.level))
+    g.gold -= (g.gold // GOLD_PER_LEVEL) * GOLD_PER_LEVEL
+    ev.append(
+        Event("sold", {"player": p.name, "cards": list(_sale(a)), "gold": sum(values), "levels": levels})
+    )
+    if levels:
+        p.level += levels
+        ev.append(Event("level_up", {"player": p.name, "level": p.level, "source": "sale"}))
+
+
+def sell_options(g: GameState, seat: int) -> Iterator[Action]:
+    """One item at a time: gold adds up over the turn, so any sale is a sequence of these."""
+    if not own_turn_calm(g, seat):
+        return
+    for card_id in dict.fromkeys(g.defs[i].id for i in _sellable(g, seat)):
+        yield Action("sell", cards=(card_id,))
+
+
+def _tradeable(g: GameState, seat: int) -> list[int]:
+    """Items in play, hirelings with a gold value among them (B13, H5)."""
+    p = g.players[seat]
+    return [i for i in g.items_in_play(p) + p.hirelings if g.defs[i].is_item]
+
+
+def check_trade(g: GameState, seat: int, a: Action) -> None:
+    require_own_turn_calm(g, seat, "B13", "trades are made")
+    require(g.phase != "setup", "B13", "trades are made on your own turn")
+    try:
+        other = g.index(a.arg or "")
+    except KeyError:
+        raise refuse("B13", f"there is no player '{a.arg}'") from None
+    require(other != seat and not g.players[other].dead, "B13", "trade with another living player")
+    require(bool(a.give or a.take), "B13", "a trade gives or takes something")
+    _require_owns(g, seat, a.give)
+    _require_owns(g, other, a.take)
+
+
+def _require_owns(g: GameState, seat: int, card_ids: tuple[str, ...]) -> None:
+    pool = _tradeable(g, seat)
+    for card_id in card_ids:
+        inst = g.find(pool, card_id)
+        require(inst is not None, "B13", f"{card_id} is not an item {g.players[seat].name} has in play")
+        pool.remove(inst or 0)
+
+
+def do_trade(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    other = g.index(a.arg or "")
+    give = tuple(_pick(g, seat, a.give))
+    take = tuple(_pick(g, other, a.take))
+    g.offer = Offer(seat, other, give, take)
+    ev.append(
+        Event(
+            "trade_offered",
+            {"player": g.players[seat].name, "to": a.arg, "give": list(a.give), "take": list(a.take)},
+        )
+    )
+
+
+def _pick(g: GameState, seat: int, card_ids: tuple[str, ...]) -> list[int]:
+    pool = _tradeable(g, seat)
+    picked = []
+    for card_id in card_ids:
+        inst = g.find(pool, card_id)
+        assert inst is not None
+        pool.remove(inst)
+        picked.append(inst)
+    return picked
+
+
+def trade_options(g: GameState, seat: int) -> Iterator[Action]:
+    """Trades of one item each way, or a gift; larger trades are accepted too."""
+    if not own_turn_calm(g, seat) or g.phase == "setup":
+        return
+    mine = list(dict.fromkeys(g.defs[i].id for i in _tradeable(g, seat)))
+    for q in g.players:
+        if q is g.players[seat]:
+            continue
+        theirs = list(dict.fromkeys(g.defs[i].id for i in _tradeable(g, g.index(q.name))))
+        for give in mine:
+            yield Action("trade", q.name, give=(give,))
+            yield from (Action("trade", q.name, give=(give,), take=(take,)) for take in theirs)
+
+
+def check_answer(g: GameState, seat: int, a: Action) -> None:
+    require(
+        g.offer is not None and g.offer.taker == seat and free_to_act(g, seat),
+        "B13",
+        "no trade is offered to you",
+    )
+
+
+def do_accept(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    offer = g.offer
+    assert offer is not None
+    g.offer = None
+    for inst in offer.give:
+        _move(g, offer.giver, offer.taker, inst, ev)
+    for inst in offer.take:
+        _move(g, offer.taker, offer.giver, inst, ev)
+    ev.append(Event("trade_done", {"player": g.players[seat].name}))
+
+
+def _move(g: GameState, src: int, dst: int, inst: int, ev: list[Event]) -> None:
+    """An item changes hands in play; if its new owner cannot hold it, it is discarded (B11)."""
+    giver, taker = g.players[src], g.players[dst]
+    remove_from_play(g, giver, inst)
+    zone = (
+        taker.hirelings
+        if g.defs[inst].type == "hireling"
+        else (taker.steeds if g.defs[inst].type == "steed" else None)
+    )
+    if zone is not None:
+        zone.append(inst)
+        if limit_problem(g, taker, taker.equipped, taker.carried, taker.steeds) is None:
+            return
+        zone.remove(inst)
+    elif place_new_item(g, taker, inst) is None:
+        return
+    discard(g, inst)
+    ev.append(Event("card_lost", {"player": taker.name, "card": g.defs[inst].id, "rule": "B11"}))
+
+
+def do_decline(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    g.offer = None
+    ev.append(Event("trade_declined", {"player": g.players[seat].name}))
+
+
+register("sell", check_sell, do_sell, sell_options)
+register("trade", check_trade, do_trade, trade_options)
+register("accept_trade", check_answer, do_accept, single("accept_trade"))
+register("decline_trade", check_answer, do_decline, single("decline_trade"))

@@ -1,0 +1,249 @@
+"""The turn: kick open the door, look for trouble or loot, charity, next player (B4, B5, B10, S9)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from munchkin.engine.actions import Action
+from munchkin.engine.events import Event
+from munchkin.engine.rules.character import hand_limit, is_class
+from munchkin.engine.rules.combat import start_fight
+from munchkin.engine.rules.decks import draw, draw_to_hand
+from munchkin.engine.rules.items import discard
+from munchkin.engine.rules.play import curse_hits, divine_intervention
+from munchkin.engine.state import GameState, Prompt
+from munchkin.engine.timing import free_to_act
+from munchkin.engine.verbs import Options, register, require, single
+
+STARTING_CARDS = 4
+
+
+def _active_in(g: GameState, seat: int, phase: str) -> bool:
+    return seat == g.active and g.phase == phase and free_to_act(g, seat) and g.prompt is None
+
+
+# -- kick open the door ------------------------------------------------------------
+
+
+def check_kick(g: GameState, seat: int, a: Action) -> None:
+    require(_active_in(g, seat, "start"), "B4", "the door is kicked open once, at the start of your turn")
+    if a.arg == "discard":  # Cleric: take the top door discard instead (B14)
+        p = g.players[seat]
+        require(is_class(g, p, "cleric"), "B14", "only a Cleric may take from the discard pile")
+        require(bool(g.door_discard), "B14", "the door discard pile is empty")
+        require(
+            g.find(p.hand, a.cards[0] if a.cards else "") is not None,
+            "B14",
+            "discard a card from your hand for it (cards:)",
+        )
+
+
+def do_kick(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    p = g.players[seat]
+    g.first_door_kicked = True
+    if a.arg == "discard":
+        paid = g.find(p.hand, a.cards[0])
+        assert paid is not None
+        p.hand.remove(paid)
+        inst: int | None = g.door_discard.pop()
+        discard(g, paid)
+    else:
+        inst = draw(g, "door", ev)
+    if inst is None:
+        g.phase = "after_door"
+        ev.append(Event("door_empty", {"player": p.name}))
+        return
+    card = g.defs[inst]
+    ev.append(
+        Event(
+            "door_kicked",
+            {"player": p.name, "card": card.id, "name": card.name, "type": card.type, "level": card.level},
+        )
+    )
+    reveal_door(g, seat, inst, ev)
+
+
+def reveal_door(g: GameState, seat: int, inst: int, ev: list[Event]) -> None:
+    """A monster is fought, a curse hits the drawer, anything else awaits keep or play (B4)."""
+    kind = g.defs[inst].type
+    if kind == "monster":
+        start_fight(g, seat, inst, ev)
+    elif kind in ("curse", "trap"):
+        g.phase = "after_door"
+        curse_hits(g, seat, inst)
+    elif kind == "divine_intervention":
+        g.phase = "after_door"
+        discard(g, inst)
+        divine_intervention(g, ev, g.defs[inst].id)
+    else:
+        g.face_up = inst
+        g.phase = "face_up"
+
+
+def kick_options(g: GameState, seat: int) -> Iterator[Action]:
+    if g.phase != "start" or seat != g.active:
+        return
+    yield Action("kick_door")
+    p = g.players[seat]
+    if g.door_discard and is_class(g, p, "cleric"):
+        for card_id in dict.fromkeys(g.defs[i].id for i in p.hand):
+            yield Action("kick_door", "discard", cards=(card_id,))
+
+
+# -- a face-up card: keep it, or fight a steed (B4, S9) -------------------------------
+
+
+def _face_up_is(g: GameState, seat: int, card_id: str | None) -> bool:
+    return _active_in(g, seat, "face_up") and g.face_up is not None and g.defs[g.face_up].id == card_id
+
+
+def check_keep(g: GameState, seat: int, a: Action) -> None:
+    require(_face_up_is(g, seat, a.arg), "B4", "only the card just drawn face up can be kept")
+
+
+def do_keep(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    assert g.face_up is not None
+    g.players[seat].hand.append(g.face_up)
+    ev.append(Event("card_kept", {"player": g.players[seat].name, "card": g.defs[g.face_up].id}))
+    g.face_up = None
+    g.phase = "after_door"
+
+
+def check_monstrify(g: GameState, seat: int, a: Action) -> None:
+    require(_face_up_is(g, seat, a.arg), "S9", "only a steed drawn face up may be fought as a monster")
+    card = g.defs[g.face_up or 0]
+    require(card.type == "steed", "S9", f"{card.name} is not a steed")
+    require(card.bonus > 0, "S9", f"{card.name} shows no bonus, so it cannot be fought")
+
+
+def do_monstrify(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    inst = g.face_up
+    assert inst is not None
+    g.face_up = None
+    start_fight(g, seat, inst, ev)
+
+
+def face_up_options(verb: str) -> Options:
+    def options(g: GameState, seat: int) -> Iterator[Action]:
+        if g.face_up is not None:
+            yield Action(verb, g.defs[g.face_up].id)
+
+    return options
+
+
+# -- look for trouble, loot the room (B4) ---------------------------------------------
+
+
+def check_loot(g: GameState, seat: int, a: Action) -> None:
+    require(_active_in(g, seat, "after_door"), "B4", "loot the room only after a door with no monster")
+
+
+def do_loot(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    g.phase = "end"
+    ev.append(Event("room_looted", {"player": g.players[seat].name}))
+    draw_to_hand(g, seat, "door", 1, ev)
+
+
+def check_trouble(g: GameState, seat: int, a: Action) -> None:
+    require(_active_in(g, seat, "after_door"), "B4", "look for trouble only after a door with no monster")
+    inst = g.find(g.players[seat].hand, a.arg or "")
+    require(inst is not None, "B4", f"{a.arg} is not in your hand")
+    card = g.defs[inst or 0]
+    require(card.type != "steed", "S9", "a steed cannot be fought from the hand")
+    require(card.type == "monster", "B4", f"{card.name} is not a monster")
+
+
+def do_trouble(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    p = g.players[seat]
+    inst = g.find(p.hand, a.arg or "")
+    assert inst is not None
+    p.hand.remove(inst)
+    ev.append(Event("trouble_sought", {"player": p.name, "card": g.defs[inst].id}))
+    start_fight(g, seat, inst, ev)
+
+
+def trouble_options(g: GameState, seat: int) -> Iterator[Action]:
+    if g.phase != "after_door" or seat != g.active:
+        return
+    hand = g.players[seat].hand
+    for card_id in dict.fromkeys(g.defs[i].id for i in hand if g.defs[i].type == "monster"):
+        yield Action("look_for_trouble", card_id)
+
+
+# -- end of turn: charity, the next player (B5, B10) ----------------------------------
+
+
+def check_end(g: GameState, seat: int, a: Action) -> None:
+    require(
+        _active_in(g, seat, "end"),
+        "B4",
+        "the turn ends after the fight, or after looking for trouble or looting",
+    )
+
+
+def do_end(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    ev.append(Event("turn_ended", {"player": g.players[seat].name}))
+    charity_or_next(g, ev)
+
+
+def charity_or_next(g: GameState, ev: list[Event]) -> None:
+    """Give away cards over the hand limit, one at a time, then pass the turn (B5)."""
+    p = g.players[g.active]
+    excess = len(p.hand) - hand_limit(g, p)
+    if p.dead or excess <= 0:
+        next_turn(g, ev)
+        return
+    options = tuple(dict.fromkeys(g.defs[i].id for i in p.hand))
+    prompt = Prompt(g.active, "charity", options)
+    if len(options) == 1:
+        give_charity(g, prompt, options[0], ev)
+    else:
+        g.prompt = prompt
+
+
+def give_charity(g: GameState, prompt: Prompt, card_id: str, ev: list[Event]) -> None:
+    """The card goes to the lowest-level player with the fewest gifts so far, or is
+    discarded when the giver is (one of) the lowest (B5)."""
+    seat = prompt.player
+    p = g.players[seat]
+    inst = g.find(p.hand, card_id)
+    assert inst is not None
+    p.hand.remove(inst)
+    others = [i for i, q in enumerate(g.players) if i != seat and not q.dead]
+    lowest = min((g.players[i].level for i in others), default=p.level)
+    if p.level <= lowest:
+        discard(g, inst)
+        ev.append(Event("charity", {"player": p.name, "card": card_id, "to": None}))
+    else:
+        given = dict(g.charity_given)
+        candidates = [i for i in others if g.players[i].level == lowest]
+        to = min(candidates, key=lambda i: (given.get(i, 0), (i - seat) % len(g.players)))
+        g.players[to].hand.append(inst)
+        g.charity_given = tuple({**given, to: given.get(to, 0) + 1}.items())
+        ev.append(Event("charity", {"player": p.name, "card": card_id, "to": g.players[to].name}))
+    charity_or_next(g, ev)
+
+
+def next_turn(g: GameState, ev: list[Event]) -> None:
+    """The next player's turn; a character who died starts it with new cards (B10)."""
+    g.active = (g.active + 1) % len(g.players)
+    g.turn += 1
+    g.phase = "start"
+    g.fought = False
+    g.sold_double = False
+    g.gold = 0
+    g.charity_given = ()
+    p = g.players[g.active]
+    ev.append(Event("turn_started", {"player": p.name, "turn": g.turn}))
+    if p.dead:
+        p.dead = False
+        draw_to_hand(g, g.active, "door", STARTING_CARDS, ev)
+        draw_to_hand(g, g.active, "treasure", STARTING_CARDS, ev)
+
+
+register("kick_door", check_kick, do_kick, kick_options)
+register("keep", check_keep, do_keep, face_up_options("keep"))
+register("monstrify", check_monstrify, do_monstrify, face_up_options("monstrify"))
+register("loot_room", check_loot, do_loot, single("loot_room"))
+register("look_for_trouble", check_trouble, do_trouble, trouble_options)
+register("end_turn", check_end, do_end, single("end_turn"))

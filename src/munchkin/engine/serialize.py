@@ -1,0 +1,64 @@
+"""A game state as plain JSON-able data: for saving, comparing and replay checks."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from munchkin.engine.state import PLAYER_ZONES, GameState
+
+
+def state_to_dict(g: GameState) -> dict[str, Any]:
+    """Everything that decides what happens next, with card instances as integers."""
+    c = g.combat
+    return {
+        "cards": [d.id for d in g.defs],
+        "players": [
+            {
+                "name": p.name,
+                "sex": p.sex,
+                "level": p.level,
+                "dead": p.dead,
+                "lasting": [list(x) for x in p.lasting],
+                **{zone: list(getattr(p, zone)) for zone in PLAYER_ZONES},
+            }
+            for p in g.players
+        ],
+        "active": g.active,
+        "turn": g.turn,
+        "phase": g.phase,
+        "door_deck": g.door_deck,
+        "treasure_deck": g.treasure_deck,
+        "door_discard": g.door_discard,
+        "treasure_discard": g.treasure_discard,
+        "carrying": {str(k): v for k, v in sorted(g.carrying.items())},
+        "attached": {str(k): v for k, v in sorted(g.attached.items())},
+        "combat": None if c is None else {slot: getattr(c, slot) for slot in sorted(c.__slots__)},
+        "prompt": None
+        if g.prompt is None
+        else {
+            "player": g.prompt.player,
+            "kind": g.prompt.kind,
+            "options": list(g.prompt.options),
+            "data": [str(x) for x in g.prompt.data],
+        },
+        "offer": None
+        if g.offer is None
+        else [g.offer.giver, g.offer.taker, list(g.offer.give), list(g.offer.take)],
+        "face_up": g.face_up,
+        "body": g.body,
+        "tasks": [repr(t) for t in g.tasks],
+        "first_door_kicked": g.first_door_kicked,
+        "fought": g.fought,
+        "sold_double": g.sold_double,
+        "gold": g.gold,
+        "charity_given": [list(x) for x in g.charity_given],
+        "setup_passed": g.setup_passed,
+        "winner": g.winner,
+        "dice": [g.dice.state, None if g.dice.forced is None else list(g.dice.forced)],
+    }
+
+
+def fingerprint(g: GameState) -> str:
+    """A canonical string of the whole state: equal states give equal strings."""
+    return json.dumps(state_to_dict(g), sort_keys=True, separators=(",", ":"))

@@ -1,0 +1,110 @@
+"""Build a game from a described position (scenarios, puzzles, bug reports).
+
+The position names card ids; each mention is a new card instance. The game
+holds exactly the cards the position names: decks are not filled up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from munchkin.cards.schema import CardDef
+from munchkin.engine import flow
+from munchkin.engine.dice import Dice
+from munchkin.engine.events import Event
+from munchkin.engine.game import Game
+from munchkin.engine.state import GameState, PlayerState
+
+
+@dataclass
+class HirelingSetup:
+    card: str
+    carrying: list[str] = field(default_factory=list)
+
+
+@dataclass
+class PlayerSetup:
+    name: str
+    level: int = 1
+    sex: str = "male"
+    race: list[str] = field(default_factory=list)
+    class_: list[str] = field(default_factory=list)
+    hand: list[str] = field(default_factory=list)
+    equipped: list[str] = field(default_factory=list)
+    carried: list[str] = field(default_factory=list)
+    steeds: list[str] = field(default_factory=list)
+    hirelings: list[HirelingSetup] = field(default_factory=list)
+    curses: list[str] = field(default_factory=list)
+    boosts: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Position:
+    players: list[PlayerSetup]
+    active: str | None = None
+    door_deck: list[str] = field(default_factory=list)  # top card first
+    treasure_deck: list[str] = field(default_factory=list)
+    door_discard: list[str] = field(default_factory=list)
+    treasure_discard: list[str] = field(default_factory=list)
+
+
+class UnknownCard(KeyError):
+    """A position names a card id that no card set defines."""
+
+
+def build(
+    catalog: Mapping[str, CardDef],
+    position: Position,
+    seed: int = 0,
+    dice: Sequence[int] | None = None,
+) -> Game:
+    """A game at the start of the active player's turn, the first door counted as kicked."""
+    defs: list[CardDef] = []
+
+    def make(card_id: str) -> int:
+        if card_id not in catalog:
+            raise UnknownCard(card_id)
+        defs.append(catalog[card_id])
+        return len(defs) - 1
+
+    def many(ids: Sequence[str]) -> list[int]:
+        return [make(i) for i in ids]
+
+    players = []
+    carrying: dict[int, list[int]] = {}
+    for ps in position.players:
+        p = PlayerState(ps.name, ps.sex, ps.level)
+        p.hand, p.races, p.classes = many(ps.hand), many(ps.race), many(ps.class_)
+        p.equipped, p.carried, p.steeds = many(ps.equipped), many(ps.carried), many(ps.steeds)
+        p.curses, p.boosts = many(ps.curses), many(ps.boosts)
+        for hs in ps.hirelings:
+            h = make(hs.card)
+            p.hirelings.append(h)
+            if hs.carrying:
+                carrying[h] = many(hs.carrying)
+        players.append(p)
+    piles = [
+        many(list(reversed(position.door_deck))),
+        many(list(reversed(position.treasure_deck))),
+        many(position.door_discard),
+        many(position.treasure_discard),
+    ]
+    g = GameState(tuple(defs), players, Dice(seed, tuple(dice) if dice is not None else None))
+    g.door_deck, g.treasure_deck, g.door_discard, g.treasure_discard = piles
+    g.carrying = carrying
+    g.active = 0 if position.active is None else g.index(position.active)
+    g.first_door_kicked = True
+    g.setup_passed = [True] * len(players)
+    _apply_lasting_curses(g)
+    flow.advance(g, [Event("position_set", {})])
+    return Game(g)
+
+
+def _apply_lasting_curses(g: GameState) -> None:
+    """Lasting curses in a position carry their lasting modifiers (B15)."""
+    for p in g.players:
+        for inst in p.curses:
+            for effect in g.defs[inst].effects:
+                if effect.lasting:
+                    p.lasting.append((effect.kind, effect.arg, inst))

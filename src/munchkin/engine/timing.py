@@ -1,0 +1,34 @@
+"""When may a player act: turn phases and the fight's stages (B4, B11, B16)."""
+
+from __future__ import annotations
+
+from munchkin.engine.state import GameState
+from munchkin.engine.verbs import require
+
+OWN_TURN_PHASES = ("start", "after_door", "end")
+
+
+def own_turn_calm(g: GameState, seat: int) -> bool:
+    """On your own turn outside combat (B11), or before the first turn (B1)."""
+    if g.phase == "setup":
+        return not g.setup_passed[seat]
+    return seat == g.active and g.phase in OWN_TURN_PHASES and g.prompt is None and g.offer is None
+
+
+def require_own_turn_calm(g: GameState, seat: int, rule: str, what: str) -> None:
+    require(own_turn_calm(g, seat), rule, f"{what} only on your own turn, outside combat")
+
+
+def in_fight(g: GameState) -> bool:
+    """A fight is on and not yet lost (B16)."""
+    return g.combat is not None and g.combat.stage == "fight" and not g.tasks and g.prompt is None
+
+
+def free_to_act(g: GameState, seat: int) -> bool:
+    """No one else's question is open, the game is not over, the player is alive."""
+    return (
+        g.phase != "over"
+        and (g.prompt is None or g.prompt.player == seat)
+        and not g.players[seat].dead
+        and not g.tasks
+    )

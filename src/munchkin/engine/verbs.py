@@ -1,0 +1,53 @@
+"""The registry of verbs: for each, how to validate it, carry it out, and list its options.
+
+Each rules module registers the verbs it owns. `legal_actions` is exactly the
+listed options that pass validation, so what is listed is always accepted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from munchkin.engine.actions import Action
+from munchkin.engine.errors import RulesError
+from munchkin.engine.events import Event
+from munchkin.engine.state import GameState
+
+Check = Callable[[GameState, int, Action], None]
+Do = Callable[[GameState, int, Action, list[Event]], None]
+Options = Callable[[GameState, int], Iterable[Action]]
+
+
+@dataclass(frozen=True, slots=True)
+class Verb:
+    check: Check
+    do: Do
+    options: Options
+
+
+REGISTRY: dict[str, Verb] = {}
+
+
+def register(name: str, check: Check, do: Do, options: Options) -> None:
+    REGISTRY[name] = Verb(check, do, options)
+
+
+def refuse(rule: str, message: str) -> RulesError:
+    """The error for a refused action, naming the rule it enforces."""
+    return RulesError(rule, message)
+
+
+def require(condition: bool, rule: str, message: str) -> None:
+    """Refuse unless `condition` holds."""
+    if not condition:
+        raise RulesError(rule, message)
+
+
+def single(verb: str) -> Options:
+    """Options of a verb that takes no argument: just the verb (checked later)."""
+
+    def options(g: GameState, seat: int) -> Iterable[Action]:
+        return (Action(verb),)
+
+    return options
