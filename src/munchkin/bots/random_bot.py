@@ -3,10 +3,10 @@
 Uniform choice makes hopeless players (they discard their own race, curse
 themselves, sell one small item at a time) and games that last thousands of
 turns, so by default a verb is chosen by its weight, then one of its actions:
-cards are played and equipped more readily; own cards discarded, curses on
-oneself, cards for the monsters in one's own fight, trades, thefts and one-item
-sales rarely. Every legal action keeps a chance; `uniform=True` gives the plain
-uniform choice.
+cards are played and equipped, and help asked and given, more readily; own
+cards discarded, items taken off, curses on oneself, cards for the monsters in
+one's own fight, trades, thefts and one-item sales rarely. Every legal action
+keeps a chance; `uniform=True` gives the plain uniform choice.
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ VERB_WEIGHTS = {
     "play": 5.0,
     "equip": 5.0,
     "accept_help": 5.0,
+    "ask_help": 5.0,
     "discard": 0.02,
+    "unequip": 0.1,
     "trade": 0.1,
     "steal": 0.1,
     "sell": 0.1,

@@ -214,6 +214,11 @@ def _no_options(g: GameState, seat: int) -> Iterator[Action]:
     return iter(())
 
 
-register("pass", check_pass, do_pass, single("pass"))
-register("resolve_combat", check_resolve, do_resolve, single("resolve_combat"))
+register("pass", check_pass, do_pass, single("pass", lambda g, s: g.phase == "setup" or g.combat is not None))
+register(
+    "resolve_combat",
+    check_resolve,
+    do_resolve,
+    single("resolve_combat", lambda g, s: g.combat is not None and g.combat.fighter == s),
+)
 register("choose", check_choose, do_choose, _no_options)

@@ -30,7 +30,7 @@ from munchkin.engine.rules import (  # noqa: F401  (each module registers its ve
 from munchkin.engine.rules.character import hand_limit
 from munchkin.engine.rules.decks import draw_to_hand
 from munchkin.engine.rules.strength import character_parts, monster_side, munchkin_side
-from munchkin.engine.serialize import fingerprint
+from munchkin.engine.serialize import fingerprint, snapshot
 from munchkin.engine.state import GameState, PlayerState
 from munchkin.engine.verbs import REGISTRY
 
@@ -127,6 +127,10 @@ class Game:
     def fingerprint(self) -> str:
         """The whole state as a canonical string (equal states, equal strings)."""
         return fingerprint(self.state)
+
+    def snapshot(self) -> tuple[object, ...]:
+        """The whole state as nested tuples, cheaper than `fingerprint` to compare."""
+        return snapshot(self.state)
 
     def copy(self) -> Game:
         """An independent copy (bots and search copy games often)."""

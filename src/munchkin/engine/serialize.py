@@ -62,3 +62,25 @@ def state_to_dict(g: GameState) -> dict[str, Any]:
 def fingerprint(g: GameState) -> str:
     """A canonical string of the whole state: equal states give equal strings."""
     return json.dumps(state_to_dict(g), sort_keys=True, separators=(",", ":"))
+
+
+def snapshot(g: GameState) -> tuple[object, ...]:
+    """The whole state as nested tuples: a cheaper `fingerprint` for equality checks."""
+    c = g.combat
+    return (
+        tuple(
+            (p.name, p.sex, p.level, p.dead, tuple(p.lasting), *(tuple(getattr(p, z)) for z in PLAYER_ZONES))
+            for p in g.players
+        ),
+        (g.active, g.turn, g.phase, g.face_up, g.prompt, g.offer, g.winner, g.gold, g.charity_given),
+        (g.first_door_kicked, g.fought, g.sold_double, tuple(g.setup_passed)),
+        (tuple(g.door_deck), tuple(g.treasure_deck), tuple(g.door_discard), tuple(g.treasure_discard)),
+        tuple(sorted((k, tuple(v)) for k, v in g.carrying.items())),
+        tuple(sorted((k, tuple(v)) for k, v in g.attached.items())),
+        None if c is None else tuple(
+            tuple(v) if isinstance(v, list) else v for v in (getattr(c, s) for s in c.__slots__)
+        ),
+        tuple(g.body),
+        tuple(g.tasks),
+        (g.dice.state, g.dice.forced),
+    )

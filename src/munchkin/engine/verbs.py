@@ -44,10 +44,15 @@ def require(condition: bool, rule: str, message: str) -> None:
         raise RulesError(rule, message)
 
 
-def single(verb: str) -> Options:
-    """Options of a verb that takes no argument: just the verb (checked later)."""
+Gate = Callable[[GameState, int], bool]
+
+
+def single(verb: str, when: Gate) -> Options:
+    """Options of a verb that takes no argument: the verb, when a cheap first test
+    passes (the full check comes later)."""
+    action = Action(verb)
 
     def options(g: GameState, seat: int) -> Iterable[Action]:
-        return (Action(verb),)
+        return (action,) if when(g, seat) else ()
 
     return options

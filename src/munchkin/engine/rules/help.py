@@ -68,6 +68,10 @@ def do_decline(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     ev.append(Event("help_declined", {"player": g.players[seat].name}))
 
 
+def _asked(g: GameState, seat: int) -> bool:
+    return g.combat is not None and g.combat.asked == seat
+
+
 register("ask_help", check_ask, do_ask, ask_options)
-register("accept_help", check_answer, do_accept, single("accept_help"))
-register("decline_help", check_answer, do_decline, single("decline_help"))
+register("accept_help", check_answer, do_accept, single("accept_help", _asked))
+register("decline_help", check_answer, do_decline, single("decline_help", _asked))

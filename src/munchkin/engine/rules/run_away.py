@@ -137,4 +137,9 @@ def do_run(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     start_running(g, seat)
 
 
-register("run_away", check_run, do_run, single("run_away"))
+register(
+    "run_away",
+    check_run,
+    do_run,
+    single("run_away", lambda g, s: g.combat is not None and g.combat.runners[:1] == [s]),
+)

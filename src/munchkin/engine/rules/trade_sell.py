@@ -187,7 +187,11 @@ def do_decline(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     ev.append(Event("trade_declined", {"player": g.players[seat].name}))
 
 
+def _offered(g: GameState, seat: int) -> bool:
+    return g.offer is not None and g.offer.taker == seat
+
+
 register("sell", check_sell, do_sell, sell_options)
 register("trade", check_trade, do_trade, trade_options)
-register("accept_trade", check_answer, do_accept, single("accept_trade"))
-register("decline_trade", check_answer, do_decline, single("decline_trade"))
+register("accept_trade", check_answer, do_accept, single("accept_trade", _offered))
+register("decline_trade", check_answer, do_decline, single("decline_trade", _offered))

@@ -244,6 +244,11 @@ def next_turn(g: GameState, ev: list[Event]) -> None:
 register("kick_door", check_kick, do_kick, kick_options)
 register("keep", check_keep, do_keep, face_up_options("keep"))
 register("monstrify", check_monstrify, do_monstrify, face_up_options("monstrify"))
-register("loot_room", check_loot, do_loot, single("loot_room"))
+register(
+    "loot_room",
+    check_loot,
+    do_loot,
+    single("loot_room", lambda g, s: g.phase == "after_door" and s == g.active),
+)
 register("look_for_trouble", check_trouble, do_trouble, trouble_options)
-register("end_turn", check_end, do_end, single("end_turn"))
+register("end_turn", check_end, do_end, single("end_turn", lambda g, s: g.phase == "end" and s == g.active))

@@ -1,0 +1,32 @@
+"""Checks that must hold after every decision, for tests and soak runs."""
+
+from __future__ import annotations
+
+from munchkin.engine.rules.character import WIN_LEVEL
+from munchkin.engine.state import GameState
+
+
+def card_places(g: GameState) -> list[str]:
+    """Problems with where cards are: every card instance must be in exactly one zone."""
+    everywhere = [inst for _, cards in g.zones() for inst in cards]
+    if len(everywhere) == len(g.defs) and len(set(everywhere)) == len(everywhere):
+        return []
+    seen: dict[int, str] = {}
+    problems = []
+    for zone, cards in g.zones():
+        for inst in cards:
+            if inst in seen:
+                problems.append(f"card {inst} ({g.defs[inst].id}) is in {seen[inst]} and in {zone}")
+            seen[inst] = zone
+    missing = set(range(len(g.defs))) - seen.keys()
+    problems += [f"card {i} ({g.defs[i].id}) is nowhere" for i in sorted(missing)]
+    return problems
+
+
+def levels(g: GameState) -> list[str]:
+    """Problems with levels: always from 1 to 10, and only a winner at 10 (B2, B3)."""
+    problems = [f"{p.name} is at level {p.level}" for p in g.players if not 1 <= p.level <= WIN_LEVEL]
+    at_ten = [i for i, p in enumerate(g.players) if p.level >= WIN_LEVEL]
+    if at_ten and g.winner not in at_ten:
+        problems.append(f"level 10 reached by seat {at_ten} without a win")
+    return problems
