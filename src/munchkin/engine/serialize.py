@@ -77,9 +77,9 @@ def snapshot(g: GameState) -> tuple[object, ...]:
         (tuple(g.door_deck), tuple(g.treasure_deck), tuple(g.door_discard), tuple(g.treasure_discard)),
         tuple(sorted((k, tuple(v)) for k, v in g.carrying.items())),
         tuple(sorted((k, tuple(v)) for k, v in g.attached.items())),
-        None if c is None else tuple(
-            tuple(v) if isinstance(v, list) else v for v in (getattr(c, s) for s in c.__slots__)
-        ),
+        None
+        if c is None
+        else tuple(tuple(v) if isinstance(v, list) else v for v in (getattr(c, s) for s in c.__slots__)),
         tuple(g.body),
         tuple(g.tasks),
         (g.dice.state, g.dice.forced),

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
-from munchkin.engine.rules.effects import lose_card
+from munchkin.engine.rules.effects import part_with
 from munchkin.engine.rules.items import discard, reconcile_use
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import free_to_act
@@ -39,7 +39,8 @@ def do_discard(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     inst = g.find(p.races + p.classes + p.boosts + p.hirelings + p.steeds, a.arg or "")
     assert inst is not None
     if inst in p.hirelings or inst in p.steeds:
-        lose_card(g, seat, inst, ev, "discarded")  # a hireling's items go with it (H11)
+        ev.append(Event("card_discarded", {"player": p.name, "card": a.arg}))
+        part_with(g, seat, inst, ev)  # a hireling's items go with it (H11)
         return
     for zone in (p.races, p.classes, p.boosts):
         if inst in zone:

@@ -145,12 +145,18 @@ def finish_choice(g: GameState, prompt: Prompt, option: str, ev: list[Event]) ->
 
 def lose_card(g: GameState, seat: int, inst: int, ev: list[Event], source: str) -> None:
     """A card in play is lost to the discard pile, with what it carries (H11)."""
+    ev.append(Event("card_lost", {"player": g.players[seat].name, "card": g.defs[inst].id, "source": source}))
+    part_with(g, seat, inst, ev)
+
+
+def part_with(g: GameState, seat: int, inst: int, ev: list[Event]) -> None:
+    """A card leaves play for the discard pile, what it carries with it, and its owner's
+    items are brought back within the limits (H6, H11)."""
     p = g.players[seat]
     remove_from_play(g, p, inst)
     for carried in g.carrying.pop(inst, ()):
         discard(g, carried)
     discard(g, inst)
-    ev.append(Event("card_lost", {"player": p.name, "card": g.defs[inst].id, "source": source}))
     reconcile_use(g, seat, ev)
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import WIN_LEVEL, is_race
-from munchkin.engine.rules.effects import lose_card
+from munchkin.engine.rules.effects import part_with
 from munchkin.engine.rules.items import discard, limit_problem, place_new_item, remove_from_play
 from munchkin.engine.state import GameState, Offer
 from munchkin.engine.timing import free_to_act, own_turn_calm, require_own_turn_calm
@@ -58,7 +58,7 @@ def do_sell(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
             p.hand.remove(inst)
             discard(g, inst)
         else:
-            lose_card(g, seat, inst, ev, "sold")
+            part_with(g, seat, inst, ev)
     g.gold += sum(values)
     levels = min(g.gold // GOLD_PER_LEVEL, max(0, WIN_LEVEL - 1 - p.level))
     g.gold -= (g.gold // GOLD_PER_LEVEL) * GOLD_PER_LEVEL
