@@ -13,6 +13,7 @@ import pytest
 
 from munchkin.bots.random_bot import RandomBot
 from munchkin.cards.loader import load_builtin_sets
+from munchkin.cards.schema import CardDef
 from munchkin.engine.actions import Action
 from munchkin.engine.errors import RulesError
 from munchkin.engine.game import Game
@@ -22,10 +23,12 @@ from munchkin.match import play_match, replay
 GAMES = int(os.environ.get("MUNCHKIN_RANDOM_GAMES", "200"))
 PLAYERS = 4
 MAX_DECISIONS = 100_000
-CARDS = load_builtin_sets(["base"])
+SETS = {"base": load_builtin_sets(["base"]), "base+horses": load_builtin_sets(["base", "horses"])}
 
 
-def _play_checked(seed: int) -> tuple[list[tuple[str, Action]], list[tuple[object, ...]], str | None]:
+def _play_checked(
+    cards: list[CardDef], seed: int
+) -> tuple[list[tuple[str, Action]], list[tuple[object, ...]], str | None]:
     prints: list[tuple[object, ...]] = []
 
     def check(game: Game, player: str, action: Action) -> None:
@@ -34,24 +37,27 @@ def _play_checked(seed: int) -> tuple[list[tuple[str, Action]], list[tuple[objec
         prints.append(game.snapshot())
 
     bots = [RandomBot(seed * 10 + i) for i in range(PLAYERS)]
-    result = play_match(CARDS, PLAYERS, seed, [b.choose for b in bots], MAX_DECISIONS, after_decision=check)
+    result = play_match(cards, PLAYERS, seed, [b.choose for b in bots], MAX_DECISIONS, after_decision=check)
     return result.decisions, prints, result.winner
 
 
-def _replay_matches(seed: int, decisions: list[tuple[str, Action]], prints: list[tuple[object, ...]]) -> None:
-    game = replay(CARDS, PLAYERS, seed, [])
+def _replay_matches(
+    cards: list[CardDef], seed: int, decisions: list[tuple[str, Action]], prints: list[tuple[object, ...]]
+) -> None:
+    game = replay(cards, PLAYERS, seed, [])
     for step, ((player, action), expected) in enumerate(zip(decisions, prints, strict=True), 1):
         game.apply(player, action)
         assert game.snapshot() == expected, f"seed {seed}: replay differs at decision {step}"
 
 
+@pytest.mark.parametrize("sets", SETS)
 @pytest.mark.parametrize("chunk", range(10))
-def test_random_games_keep_invariants_and_replay_exactly(chunk: int) -> None:
+def test_random_games_keep_invariants_and_replay_exactly(sets: str, chunk: int) -> None:
     """A tenth of the games per test, so that pytest-xdist can spread them over cores."""
     complete = 0
     for seed in range(chunk, GAMES, 10):
-        decisions, prints, winner = _play_checked(seed)
-        _replay_matches(seed, decisions, prints)
+        decisions, prints, winner = _play_checked(SETS[sets], seed)
+        _replay_matches(SETS[sets], seed, decisions, prints)
         assert winner is not None, f"seed {seed}: no winner after {len(decisions)} decisions"
         complete += 1
     assert complete == len(range(chunk, GAMES, 10))
@@ -59,8 +65,8 @@ def test_random_games_keep_invariants_and_replay_exactly(chunk: int) -> None:
 
 def test_a_won_game_accepts_no_decision() -> None:
     bots = [RandomBot(i) for i in range(PLAYERS)]
-    result = play_match(CARDS, PLAYERS, 3, [b.choose for b in bots], MAX_DECISIONS)
-    game = replay(CARDS, PLAYERS, 3, result.decisions)
+    result = play_match(SETS["base"], PLAYERS, 3, [b.choose for b in bots], MAX_DECISIONS)
+    game = replay(SETS["base"], PLAYERS, 3, result.decisions)
     assert game.winner is not None
     for player in game.players:
         assert game.legal_actions(player) == []
@@ -70,11 +76,35 @@ def test_a_won_game_accepts_no_decision() -> None:
 
 def test_refused_actions_leave_the_state_identical() -> None:
     """Every verb with junk arguments, at many moments of a game: refused, nothing changed."""
-    junk = [Action(v, "no-such-card", target="nobody", on="nothing") for v in
-            ("play", "equip", "unequip", "discard", "sell", "keep", "monstrify", "look_for_trouble",
-             "sacrifice_hireling", "choose", "ask_help", "trade", "berserk", "steal")]
-    junk += [Action("kick_door"), Action("end_turn"), Action("resolve_combat"), Action("run_away"),
-             Action("pass"), Action("accept_help"), Action("accept_trade"), Action("loot_room")]
+    junk = [
+        Action(v, "no-such-card", target="nobody", on="nothing")
+        for v in (
+            "play",
+            "equip",
+            "unequip",
+            "discard",
+            "sell",
+            "keep",
+            "monstrify",
+            "look_for_trouble",
+            "sacrifice_hireling",
+            "choose",
+            "ask_help",
+            "trade",
+            "berserk",
+            "steal",
+        )
+    ]
+    junk += [
+        Action("kick_door"),
+        Action("end_turn"),
+        Action("resolve_combat"),
+        Action("run_away"),
+        Action("pass"),
+        Action("accept_help"),
+        Action("accept_trade"),
+        Action("loot_room"),
+    ]
     checked = 0
 
     def poke(game: Game, player: str, action: Action) -> None:
@@ -91,5 +121,5 @@ def test_refused_actions_leave_the_state_identical() -> None:
                 checked += 1
 
     bots = [RandomBot(i) for i in range(PLAYERS)]
-    play_match(CARDS, PLAYERS, 11, [b.choose for b in bots], 400, after_decision=poke)
+    play_match(SETS["base"], PLAYERS, 11, [b.choose for b in bots], 400, after_decision=poke)
     assert checked > 1000

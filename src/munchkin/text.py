@@ -83,6 +83,8 @@ SENTENCES: dict[str, Render | None] = {
         f"{d['player']} suffers {d['amount']:+d} to {d['kind'].replace('_', ' ')}."
     ),
     "curse_removed": lambda d, n: f"{d['player']} is rid of {n(d['card'])}.",
+    "hireling_killed": lambda d, n: f"{d['player']}'s hireling {n(d['card'])} is killed; its items stay.",
+    "hireling_turned": lambda d, n: f"{d['player']}'s hireling {n(d['card'])} goes over to {d['to']}.",
     "hireling_sacrificed": lambda d, n: f"{d['player']} sacrifices {n(d['card'])} to escape.",
     "card_discarded": lambda d, n: f"{d['player']} discards {n(d['card'])}.",
     "item_equipped": lambda d, n: f"{d['player']} puts on {n(d['card'])}.",

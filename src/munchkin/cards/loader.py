@@ -389,13 +389,15 @@ def _check_card(card: CardDef) -> None:
     """Rules across keys, beyond the schema; only keys written in the file count."""
     given = card.model_fields_set
     if card.type != "monster":
-        for key in ("level", "bad_stuff", "vs"):
+        for key in ("level", "bad_stuff", "vs", "even_if_escaped", "escape_below", "no_escape"):
             if key in given:
                 raise _Problem(f"only for monsters (type is '{card.type}')", key)
     if card.hands == 2 and card.slot != "hands":
         raise _Problem(f"2 hands needs 'slot: hands' (slot is '{card.slot}')", "hands")
     if "carries" in given and card.type != "hireling":
         raise _Problem(f"only for hirelings (type is '{card.type}')", "carries")
+    if "enhances" in given and card.type != "other":
+        raise _Problem(f"only for race and class enhancers, type other (type is '{card.type}')", "enhances")
 
 
 def _validate(model: type[_Model], raw: object, depth: int) -> _Model:

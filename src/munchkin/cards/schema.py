@@ -14,21 +14,55 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 Slug = Annotated[str, Field(pattern=r"^[a-z0-9-]+$")]
 Deck = Literal["door", "treasure"]
 CardType = Literal[
-    "monster", "race", "class", "item", "steed", "hireling", "curse", "trap", "one_shot",
-    "go_up_a_level", "monster_enhancer", "steed_enhancer", "item_enhancer", "cheat",
-    "wandering_monster", "divine_intervention", "other",
+    "monster",
+    "race",
+    "class",
+    "item",
+    "steed",
+    "hireling",
+    "curse",
+    "trap",
+    "one_shot",
+    "go_up_a_level",
+    "monster_enhancer",
+    "steed_enhancer",
+    "item_enhancer",
+    "cheat",
+    "wandering_monster",
+    "divine_intervention",
+    "other",
 ]
 Slot = Literal["headgear", "armor", "footgear", "hands", "none"]
 Sex = Literal["male", "female"]
 LoseWhat = Literal[
-    "headgear", "armor", "footgear", "hands", "big", "steed", "item", "hand_cards", "hireling",
+    "headgear",
+    "armor",
+    "footgear",
+    "hands",
+    "big",
+    "steed",
+    "item",
+    "hand_cards",
+    "hireling",
 ]
 
 EFFECT_KEYS = (
-    "lose_levels", "die", "lose", "hireling_dies", "change_sex", "steal_hireling",
-    "lose_class", "lose_race", "run_away",
+    "lose_levels",
+    "die",
+    "lose",
+    "hireling_dies",
+    "change_sex",
+    "steal_hireling",
+    "lose_class",
+    "lose_race",
+    "run_away",
     # extensions
-    "gain_levels", "combat", "escape", "draw_treasures", "remove_curse", "conditional",
+    "gain_levels",
+    "combat",
+    "escape",
+    "draw_treasures",
+    "remove_curse",
+    "conditional",
 )
 
 
@@ -181,6 +215,13 @@ class CardDef(_Strict):
     """Cards kept in play (Half-Breed): races beyond the first (B14)."""
     extra_classes: int = Field(default=0, ge=0)
     """Cards kept in play (Super Munchkin): classes beyond the first (B14)."""
+    extra_hirelings: int = Field(default=0, ge=0)
+    """Races, classes and other cards in play: hirelings beyond the first (H1)."""
+    enhances: Literal["race", "class"] | None = None
+    """Race and class enhancers (type other): attached to one of its owner's race or class
+    cards, adding `bonus` (and `run_away`) while that card is in play."""
+    even_if_escaped: tuple[Effect, ...] = ()
+    """Monsters: Bad Stuff that hits every munchkin of a lost fight, even one who escapes (H4)."""
 
     @model_validator(mode="after")
     def _fill_and_check(self) -> CardDef:

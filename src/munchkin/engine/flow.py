@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from munchkin.engine.actions import Action
 from munchkin.engine.errors import RulesError
 from munchkin.engine.events import Event
-from munchkin.engine.rules import effects, run_away
+from munchkin.engine.rules import effects, items, run_away
 from munchkin.engine.rules.combat import resolve
 from munchkin.engine.rules.turn import give_charity, next_turn
 from munchkin.engine.state import GameState, Prompt
@@ -94,22 +94,34 @@ def advance(g: GameState, ev: list[Event]) -> None:
                 return
         elif g.players[g.active].dead and g.combat is None and g.prompt is None:
             next_turn(g, ev)  # a character who dies on their own turn ends it (ruling R3)
+        elif g.phase == "face_up" and g.prompt is None and not _face_up_choice(g):
+            REGISTRY["keep"].do(g, g.active, Action("keep"), ev)  # nothing else to do with it (R1, H2)
         else:
             return
+
+
+def _face_up_choice(g: GameState) -> bool:
+    """Whether the card drawn face up could be played or fought, not only kept (B4, H2, S9)."""
+    seat = g.active
+    return any(
+        _accepts(g, seat, a) for verb in ("play", "monstrify") for a in REGISTRY[verb].options(g, seat)
+    )
 
 
 def _run_task(g: GameState, ev: list[Event]) -> None:
     task = g.tasks.pop(0)
     kind = task[0]
     if kind == "effect":
-        _, seat, effect, source = task
-        effects.apply_effect(g, seat, effect, source, ev)  # type: ignore[arg-type]
+        _, seat, effect, source, caster = task
+        effects.apply_effect(g, seat, effect, source, caster, ev)  # type: ignore[arg-type]
     elif kind == "roll":
         run_away.roll_task(g, task[1], task[2], ev)  # type: ignore[arg-type]
     elif kind == "ran":
         run_away.ran_task(g, task[1], ev)  # type: ignore[arg-type]
     elif kind == "loot":
         effects.loot_task(g, task[1], ev)  # type: ignore[arg-type]
+    elif kind == "fit":
+        items.fit_task(g, task[1], ev)  # type: ignore[arg-type]
     elif kind == "discard_body":
         effects.discard_body(g)
 
@@ -149,6 +161,8 @@ def answer_prompt(g: GameState, prompt: Prompt, option: str, ev: list[Event]) ->
         effects.take_loot(g, prompt.player, option, ev)
     elif prompt.kind == "reroll":
         run_away.answer_reroll(g, prompt, option, ev)
+    elif prompt.kind in ("take_off", "get_rid"):
+        items.answer_fit(g, prompt, option, ev)
     else:
         effects.finish_choice(g, prompt, option, ev)
 

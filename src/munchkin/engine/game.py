@@ -35,6 +35,12 @@ from munchkin.engine.state import GameState, PlayerState
 from munchkin.engine.verbs import REGISTRY
 
 STARTING_CARDS = 4
+MIN_DOORS = 40
+MIN_TREASURES = 30
+
+
+class SetupError(ValueError):
+    """A game that cannot be set up (too few players, too few cards)."""
 
 
 class Game:
@@ -57,8 +63,14 @@ class Game:
         """A new game: shuffled decks, 4 door and 4 treasure cards each, then everyone may
         play races, classes and items before the first turn (B1)."""
         if not 2 <= len(players) <= 6:
-            raise ValueError("a game has 2 to 6 players (B1)")
+            raise SetupError("a game has 2 to 6 players (B1)")
         defs = tuple(card for card in cards for _ in range(card.copies))
+        doors = sum(1 for card in defs if card.deck == "door")
+        if doors < MIN_DOORS or len(defs) - doors < MIN_TREASURES:
+            raise SetupError(
+                f"the chosen card sets hold {doors} door and {len(defs) - doors} treasure cards; "
+                f"a game needs at least {MIN_DOORS} and {MIN_TREASURES} (add the base set)"
+            )
         state = GameState(defs, [PlayerState(name, sex) for name, sex in players], Dice(seed))
         for inst, card in enumerate(defs):
             (state.door_deck if card.deck == "door" else state.treasure_deck).append(inst)

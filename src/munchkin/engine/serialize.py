@@ -33,6 +33,7 @@ def state_to_dict(g: GameState) -> dict[str, Any]:
         "treasure_discard": g.treasure_discard,
         "carrying": {str(k): v for k, v in sorted(g.carrying.items())},
         "attached": {str(k): v for k, v in sorted(g.attached.items())},
+        "card_sex": {str(k): v for k, v in sorted(g.card_sex.items())},
         "combat": None if c is None else {slot: getattr(c, slot) for slot in sorted(c.__slots__)},
         "prompt": None
         if g.prompt is None
@@ -77,6 +78,7 @@ def snapshot(g: GameState) -> tuple[object, ...]:
         (tuple(g.door_deck), tuple(g.treasure_deck), tuple(g.door_discard), tuple(g.treasure_discard)),
         tuple(sorted((k, tuple(v)) for k, v in g.carrying.items())),
         tuple(sorted((k, tuple(v)) for k, v in g.attached.items())),
+        tuple(sorted(g.card_sex.items())),
         None
         if c is None
         else tuple(tuple(v) if isinstance(v, list) else v for v in (getattr(c, s) for s in c.__slots__)),

@@ -152,6 +152,7 @@ class GameState:
         "active",
         "attached",
         "body",
+        "card_sex",
         "carrying",
         "charity_given",
         "combat",
@@ -189,6 +190,7 @@ class GameState:
         self.treasure_discard: list[int] = []
         self.carrying: dict[int, list[int]] = {}  # hireling -> items it carries (H7)
         self.attached: dict[int, list[int]] = {}  # card -> Cheat!, enhancers on it (B17, S5)
+        self.card_sex: dict[int, str] = {}  # a hireling's sex after a change (H15)
         self.combat: Combat | None = None
         self.prompt: Prompt | None = None
         self.offer: Offer | None = None
@@ -212,6 +214,7 @@ class GameState:
         c.door_discard, c.treasure_discard = self.door_discard[:], self.treasure_discard[:]
         c.carrying = {k: v[:] for k, v in self.carrying.items()}
         c.attached = {k: v[:] for k, v in self.attached.items()}
+        c.card_sex = dict(self.card_sex)
         c.combat = self.combat.copy() if self.combat else None
         c.prompt, c.offer, c.face_up = self.prompt, self.offer, self.face_up
         c.tasks, c.body = self.tasks[:], self.body[:]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from munchkin.engine.state import GameState
 from munchkin.engine.verbs import require
 
-OWN_TURN_PHASES = ("start", "after_door", "end")
+OWN_TURN_PHASES = ("start", "face_up", "after_door", "end")
 
 
 def own_turn_calm(g: GameState, seat: int) -> bool:

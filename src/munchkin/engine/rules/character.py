@@ -63,3 +63,15 @@ def lose_levels(g: GameState, seat: int, n: int, events: list[Event], source: st
     if new != p.level:
         p.level = new
         events.append(Event("level_down", {"player": p.name, "level": new, "source": source}))
+
+
+def hireling_traits(g: GameState, h: int) -> tuple[frozenset[str], frozenset[str], str | None]:
+    """A hireling's races, classes and sex; a robot (`sex: none`) has no sex (H15)."""
+    card = g.defs[h]
+    sex = g.card_sex.get(h, card.sex)
+    return frozenset(card.race), frozenset(card.class_), None if sex == "none" else sex
+
+
+def hirelings_allowed(g: GameState, p: PlayerState) -> int:
+    """One hireling in play, more with a card that says so (H1, H16)."""
+    return 1 + sum(g.defs[i].extra_hirelings for i in p.races + p.classes + p.boosts)

@@ -29,9 +29,12 @@ def register_hook(name: str) -> Callable[[Hook], Hook]:
     return wrap
 
 
-def queue_effects(g: GameState, seat: int, effects: Sequence[Effect], source: int) -> None:
-    """Queue effects on a player, ahead of any task already waiting."""
-    g.tasks[0:0] = [("effect", seat, e, source) for e in effects]
+def queue_effects(
+    g: GameState, seat: int, effects: Sequence[Effect], source: int, caster: int | None = None
+) -> None:
+    """Queue effects on a player, ahead of any task already waiting. `caster` is the player
+    who played the card (none for a monster's Bad Stuff)."""
+    g.tasks[0:0] = [("effect", seat, e, source, caster) for e in effects]
 
 
 def condition_holds(g: GameState, p: PlayerState, cond: Condition) -> bool:
@@ -44,7 +47,9 @@ def condition_holds(g: GameState, p: PlayerState, cond: Condition) -> bool:
     )
 
 
-def apply_effect(g: GameState, seat: int, effect: Effect, source: int, ev: list[Event]) -> None:
+def apply_effect(
+    g: GameState, seat: int, effect: Effect, source: int, caster: int | None, ev: list[Event]
+) -> None:
     """Apply one effect to a player; may leave a prompt open for the victim's choice."""
     p = g.players[seat]
     if p.dead:
@@ -58,8 +63,9 @@ def apply_effect(g: GameState, seat: int, effect: Effect, source: int, ev: list[
         kill(g, seat, ev, src)
     elif kind == "lose":
         _lose(g, seat, arg, source, ev)
-    elif kind in ("hireling_dies", "steal_hireling"):
-        _lose(g, seat, "hireling", source, ev)
+    elif kind in ("hireling_dies", "steal_hireling") and p.hirelings:
+        prompt_kind = "kill_hireling" if kind == "hireling_dies" else "turn_hireling"
+        _choose_or_do(g, seat, p.hirelings, prompt_kind, source, ev, caster)
     elif kind == "change_sex":
         p.sex = "female" if p.sex == "male" else "male"
         ev.append(Event("sex_changed", {"player": p.name, "sex": p.sex, "source": src}))
@@ -83,7 +89,7 @@ def apply_effect(g: GameState, seat: int, effect: Effect, source: int, ev: list[
             _choose_or_do(g, seat, p.curses, "remove_curse", source, ev)
     elif kind == "conditional":
         branch = arg.then if condition_holds(g, p, arg.if_) else arg.else_
-        queue_effects(g, seat, branch, source)
+        queue_effects(g, seat, branch, source, caster)
 
 
 def _lose(g: GameState, seat: int, what: str, source: int, ev: list[Event]) -> None:
@@ -116,21 +122,28 @@ def _is_kind(g: GameState, inst: int, what: str) -> bool:
 
 
 def _choose_or_do(
-    g: GameState, seat: int, candidates: list[int], kind: str, source: int, ev: list[Event]
+    g: GameState,
+    seat: int,
+    candidates: list[int],
+    kind: str,
+    source: int,
+    ev: list[Event],
+    caster: int | None = None,
 ) -> None:
     """Ask the victim which card, unless there is only one answer (scenario-format.md)."""
     options = tuple(dict.fromkeys(g.defs[i].id for i in candidates))
+    prompt = Prompt(seat, kind, options, (source, caster))
     if len(options) == 1:
-        finish_choice(g, Prompt(seat, kind, options, (source,)), options[0], ev)
+        finish_choice(g, prompt, options[0], ev)
     else:
-        g.prompt = Prompt(seat, kind, options, (source,))
+        g.prompt = prompt
 
 
 def finish_choice(g: GameState, prompt: Prompt, option: str, ev: list[Event]) -> None:
-    """Carry out the answer to a `lose_card` or `remove_curse` prompt."""
+    """Carry out the victim's answer: which card is lost, killed, turned or freed."""
     p = g.players[prompt.player]
-    source = prompt.data[0]
-    assert isinstance(source, int)
+    source, caster = prompt.data
+    assert isinstance(source, int) and (caster is None or isinstance(caster, int))
     if prompt.kind == "remove_curse":
         inst = g.find(p.curses, option)
         assert inst is not None
@@ -139,8 +152,60 @@ def finish_choice(g: GameState, prompt: Prompt, option: str, ev: list[Event]) ->
         discard(g, inst)
         ev.append(Event("curse_removed", {"player": p.name, "card": option}))
         return
+    if prompt.kind in ("kill_hireling", "turn_hireling"):
+        hireling = g.find(p.hirelings, option)
+        assert hireling is not None
+        if prompt.kind == "kill_hireling":
+            hireling_killed(g, prompt.player, hireling, ev, g.defs[source].id)
+        elif caster is not None and caster != prompt.player and not g.players[caster].dead:
+            hireling_turned(g, prompt.player, caster, hireling, ev)
+        else:
+            lose_card(g, prompt.player, hireling, ev, g.defs[source].id)
+        return
     inst = next(i for i in [*g.items_in_play(p), *p.races, *p.classes] if g.defs[i].id == option)
     lose_card(g, prompt.player, inst, ev, g.defs[source].id)
+
+
+def hireling_killed(g: GameState, seat: int, hireling: int, ev: list[Event], source: str) -> None:
+    """A killed hireling's owner loots the body: its items become carried items (H10)."""
+    p = g.players[seat]
+    items = g.carrying.pop(hireling, [])
+    p.carried.extend(items)
+    ev.append(
+        Event(
+            "hireling_killed",
+            {
+                "player": p.name,
+                "card": g.defs[hireling].id,
+                "source": source,
+                "items": [g.defs[i].id for i in items],
+            },
+        )
+    )
+    part_with(g, seat, hireling, ev)
+
+
+def hireling_turned(g: GameState, seat: int, new_master: int, hireling: int, ev: list[Event]) -> None:
+    """A hireling changes loyalty and goes to its new master with what it carries (H11)."""
+    p, q = g.players[seat], g.players[new_master]
+    p.hirelings.remove(hireling)
+    q.hirelings.append(hireling)
+    ev.append(Event("hireling_turned", {"player": p.name, "card": g.defs[hireling].id, "to": q.name}))
+    reconcile_use(g, seat, ev)
+    reconcile_use(g, new_master, ev)
+
+
+def change_hireling_sex(g: GameState, hireling: int, ev: list[Event], source: str) -> None:
+    """A sex change works on a hireling too; a hireling of no sex stays so (H15, R22)."""
+    sex = g.card_sex.get(hireling, g.defs[hireling].sex)
+    if sex in ("male", "female"):
+        g.card_sex[hireling] = "female" if sex == "male" else "male"
+        ev.append(
+            Event(
+                "sex_changed",
+                {"player": g.defs[hireling].name, "sex": g.card_sex[hireling], "source": source},
+            )
+        )
 
 
 def lose_card(g: GameState, seat: int, inst: int, ev: list[Event], source: str) -> None:

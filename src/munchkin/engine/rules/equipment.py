@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
+from munchkin.engine.rules.character import hireling_traits
 from munchkin.engine.rules.items import cheated, limit_problem, traits_allow
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import own_turn_calm, require_own_turn_calm
@@ -14,12 +15,9 @@ from munchkin.engine.verbs import register, require
 
 def _hireling_can_carry(g: GameState, hireling: int, item: int) -> bool:
     """A carrier hireling uses items fit for its own race, class and sex (H7, H16)."""
-    h = g.defs[hireling]
     if cheated(g, item) or cheated(g, hireling):
         return True
-    return traits_allow(
-        g.defs[item], frozenset(h.race), frozenset(h.class_), None if h.sex == "none" else h.sex
-    )
+    return traits_allow(g.defs[item], *hireling_traits(g, hireling))
 
 
 def check_equip(g: GameState, seat: int, a: Action) -> None:

@@ -37,8 +37,8 @@ def do_sacrifice(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     ev.append(Event("hireling_sacrificed", {"player": g.players[seat].name, "card": a.arg}))
     lose_card(g, seat, inst, ev, "sacrifice")
     if c.helper is not None and a.helper_escapes and c.helper in c.runners:
-        c.runners.remove(c.helper)
         ev.append(Event("escaped", {"player": g.players[c.helper].name, "card": None, "automatic": True}))
+        ran_task(g, c.helper, ev)
     ran_task(g, seat, ev)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from munchkin.cards.schema import CardDef
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import classes, is_race, races
-from munchkin.engine.state import GameState, PlayerState
+from munchkin.engine.state import GameState, PlayerState, Prompt
 
 WORN_SLOTS = ("headgear", "armor", "footgear")
 
@@ -58,6 +58,11 @@ def limit_problem(
     g: GameState, p: PlayerState, equipped: list[int], carried: list[int], steeds: list[int]
 ) -> str | None:
     """What rule a layout of items would break, or None. Cheated cards are exempt (B17)."""
+    return use_problem(g, p, equipped) or holding_problem(g, p, equipped + carried, steeds)
+
+
+def use_problem(g: GameState, p: PlayerState, equipped: list[int]) -> str | None:
+    """Slots and hands of the items in use (B11, H6)."""
     counted = [i for i in equipped if not cheated(g, i)]
     for slot in WORN_SLOTS:
         if sum(1 for i in counted if g.defs[i].slot == slot) > 1:
@@ -65,7 +70,12 @@ def limit_problem(
     hands = sum(g.defs[i].hands for i in counted if g.defs[i].slot == "hands")
     if hands > hands_available(g, p):
         return f"not enough free hands ({hands} needed, {hands_available(g, p)} available)"
-    owned = [i for i in equipped + carried if not cheated(g, i)]
+    return None
+
+
+def holding_problem(g: GameState, p: PlayerState, owned: list[int], steeds: list[int]) -> str | None:
+    """Big and Complex items in play, and steeds (B11, S2, S3)."""
+    owned = [i for i in owned if not cheated(g, i)]
     cap = big_allowed(g, p)
     if cap is not None and sum(1 for i in owned if g.defs[i].big) > cap:
         return "only one Big item may be in play"
@@ -117,25 +127,58 @@ def discard(g: GameState, inst: int) -> None:
     pile.append(inst)
 
 
-def reconcile_use(g: GameState, seat: int, events: list[Event]) -> None:
-    """After a change of race, class, sex or capacity, bring items back within the rules.
+def reconcile_use(g: GameState, seat: int, ev: list[Event]) -> None:
+    """After a change of race, class, sex or capacity, the owner's items must be brought
+    back within the rules at once: queued, so the owner can be asked which (H6)."""
+    g.tasks.insert(0, ("fit", seat))
 
-    Items that can no longer be used become carried; then, while slots or hands are
-    over the limit, the last item put on is taken off (B11, H6); Big or Complex items
-    over the limit are discarded, the last one first (B11)."""
+
+def fit_task(g: GameState, seat: int, ev: list[Event]) -> None:
+    """Items that can no longer be used become carried; while slots or hands are over the
+    limit the owner takes off items of their choice; Big or Complex items over the limit
+    are discarded, the owner choosing which (B11, H6, R16)."""
     p = g.players[seat]
     for inst in [i for i in p.equipped if not can_use(g, p, i)]:
-        _take_off(g, p, inst, events)
-    while p.equipped and limit_problem(g, p, p.equipped, [], []) is not None:
-        _take_off(g, p, p.equipped[-1], events)
-    while limit_problem(g, p, p.equipped, p.carried, p.steeds) is not None:
-        extra = next(i for i in reversed(p.carried + p.equipped + p.steeds) if not cheated(g, i))
-        remove_from_play(g, p, extra)
-        discard(g, extra)
-        events.append(Event("card_lost", {"player": p.name, "card": g.defs[extra].id, "rule": "B11"}))
+        take_off(g, p, inst, ev)
+    if use_problem(g, p, p.equipped) is not None:
+        worn = [i for i in p.equipped if g.defs[i].slot != "none" and not cheated(g, i)]
+        _ask_or_do(g, seat, worn, "take_off", ev)
+    elif holding_problem(g, p, p.equipped + p.carried, p.steeds) is not None:
+        extra = [i for i in p.equipped + p.carried + p.steeds if _over_limit_kind(g, i) and not cheated(g, i)]
+        _ask_or_do(g, seat, extra, "get_rid", ev)
 
 
-def _take_off(g: GameState, p: PlayerState, inst: int, events: list[Event]) -> None:
+def _over_limit_kind(g: GameState, inst: int) -> bool:
+    card = g.defs[inst]
+    return card.big or card.complex or card.type == "steed"
+
+
+def _ask_or_do(g: GameState, seat: int, candidates: list[int], kind: str, ev: list[Event]) -> None:
+    options = tuple(dict.fromkeys(g.defs[i].id for i in candidates))
+    if len(options) == 1:
+        answer_fit(g, Prompt(seat, kind, options), options[0], ev)
+    else:
+        g.prompt = Prompt(seat, kind, options)
+
+
+def answer_fit(g: GameState, prompt: Prompt, option: str, ev: list[Event]) -> None:
+    """Take off, or get rid of, the item the owner chose; then check the limits again."""
+    p = g.players[prompt.player]
+    if prompt.kind == "take_off":
+        inst = g.find(p.equipped, option)
+        assert inst is not None
+        take_off(g, p, inst, ev)
+    else:
+        inst = g.find(p.equipped + p.carried + p.steeds, option)
+        assert inst is not None
+        remove_from_play(g, p, inst)
+        discard(g, inst)
+        ev.append(Event("card_lost", {"player": p.name, "card": option, "source": "limit"}))
+    g.tasks.insert(0, ("fit", prompt.player))
+
+
+def take_off(g: GameState, p: PlayerState, inst: int, ev: list[Event]) -> None:
+    """An item in use becomes carried."""
     p.equipped.remove(inst)
     p.carried.append(inst)
-    events.append(Event("item_unequipped", {"player": p.name, "card": g.defs[inst].id}))
+    ev.append(Event("item_unequipped", {"player": p.name, "card": g.defs[inst].id}))

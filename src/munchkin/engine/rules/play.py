@@ -15,12 +15,20 @@ from munchkin.engine.rules.character import (
     WIN_LEVEL,
     class_slots,
     gain_levels,
+    hirelings_allowed,
     is_class,
     race_slots,
 )
 from munchkin.engine.rules.combat import enter_monster, reopen_window
-from munchkin.engine.rules.effects import queue_effects
-from munchkin.engine.rules.items import check_placeable, discard, place_new_item, reconcile_use
+from munchkin.engine.rules.effects import change_hireling_sex, queue_effects
+from munchkin.engine.rules.items import (
+    can_use,
+    cheated,
+    check_placeable,
+    discard,
+    place_new_item,
+    reconcile_use,
+)
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import free_to_act, in_fight, own_turn_calm, require_own_turn_calm
 from munchkin.engine.verbs import refuse, register, require
@@ -74,8 +82,20 @@ def _check_race_class(g: GameState, seat: int, inst: int, a: Action) -> None:
 
 def _check_boost(g: GameState, seat: int, inst: int, a: Action) -> None:
     card = g.defs[inst]
-    require(card.extra_races > 0 or card.extra_classes > 0, "B4", f"{card.name} cannot be played")
+    playable = card.extra_races or card.extra_classes or card.extra_hirelings or card.enhances
+    require(bool(playable), "B4", f"{card.name} cannot be played")
     require_own_turn_calm(g, seat, "B14", f"{card.name} is played")
+    if card.enhances:
+        require(
+            _enhanced_trait(g, seat, a.on, card.enhances) is not None,
+            "B14",
+            f"name one of your {card.enhances} cards with on:",
+        )
+
+
+def _enhanced_trait(g: GameState, seat: int, card_id: str | None, kind: str) -> int | None:
+    p = g.players[seat]
+    return g.find(p.races if kind == "race" else p.classes, card_id or "")
 
 
 def _check_item(g: GameState, seat: int, inst: int, a: Action) -> None:
@@ -89,11 +109,18 @@ def _check_steed(g: GameState, seat: int, inst: int, a: Action) -> None:
 
     require_own_turn_calm(g, seat, "S8", "steeds are played")
     p = g.players[seat]
-    require(len(p.steeds) < steeds_allowed(g, p), "S2", "you already have a steed")
+    if not can_use(g, p, inst):  # an unusable steed is an ordinary Big item (S8)
+        problem = check_placeable(g, p, inst)
+        require(problem is None, "S8", problem or "")
+        return
+    counted = [s for s in p.steeds if not cheated(g, s)]
+    require(len(counted) < steeds_allowed(g, p), "S2", "you already have a steed")
 
 
 def _check_hireling(g: GameState, seat: int, inst: int, a: Action) -> None:
-    require(len(g.players[seat].hirelings) == 0, "H1", "you already have a hireling in play")
+    p = g.players[seat]
+    counted = [h for h in p.hirelings if not cheated(g, h)]
+    require(len(counted) < hirelings_allowed(g, p), "H1", "you already have a hireling in play")
 
 
 def _check_curse(g: GameState, seat: int, inst: int, a: Action) -> None:
@@ -114,6 +141,17 @@ def _check_one_shot(g: GameState, seat: int, inst: int, a: Action) -> None:
         return
     require(card.uses == "any" and bool(card.effects), "B16", f"{card.name} is used in a fight")
     _target(g, seat, a)
+    if a.on is not None:
+        require(
+            _own_in_play(g, seat, a.on, ("hireling",)) is not None,
+            "H15",
+            f"{a.on} is not a hireling of yours",
+        )
+        require(
+            any(e.kind == "change_sex" for e in card.effects),
+            "H15",
+            f"{card.name} does nothing to a hireling",
+        )
 
 
 def _check_go_up(g: GameState, seat: int, inst: int, a: Action) -> None:
@@ -240,7 +278,14 @@ def _do_race_class(g: GameState, seat: int, inst: int, a: Action, ev: list[Event
 
 
 def _do_boost(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
-    g.players[seat].boosts.append(inst)
+    """Half-Breed and the like stay in play; a race or class enhancer goes on its card."""
+    enhances = g.defs[inst].enhances
+    if enhances:
+        trait = _enhanced_trait(g, seat, a.on, enhances)
+        assert trait is not None
+        g.attached.setdefault(trait, []).append(inst)
+    else:
+        g.players[seat].boosts.append(inst)
 
 
 def _do_item(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
@@ -248,7 +293,11 @@ def _do_item(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> 
 
 
 def _do_steed(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
-    g.players[seat].steeds.append(inst)
+    p = g.players[seat]
+    if can_use(g, p, inst):
+        p.steeds.append(inst)
+    else:
+        p.carried.append(inst)
 
 
 def _do_hireling(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
@@ -259,17 +308,17 @@ def _do_hireling(g: GameState, seat: int, inst: int, a: Action, ev: list[Event])
 
 def _do_curse(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
     """A curse hits its target at once; a lasting one stays in front of them (B15)."""
-    target = _target(g, seat, a)
-    curse_hits(g, target, inst)
+    curse_hits(g, _target(g, seat, a), inst, caster=seat)
 
 
-def curse_hits(g: GameState, target: int, inst: int) -> None:
+def curse_hits(g: GameState, target: int, inst: int, caster: int | None) -> None:
+    """`caster` played the curse; none when it was drawn face up (B15, H11)."""
     card = g.defs[inst]
     if any(e.lasting for e in card.effects):
         g.players[target].curses.append(inst)
     else:
         discard(g, inst)
-    queue_effects(g, target, card.effects, inst)
+    queue_effects(g, target, card.effects, inst, caster)
 
 
 def _do_one_shot(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
@@ -286,7 +335,15 @@ def _do_one_shot(g: GameState, seat: int, inst: int, a: Action, ev: list[Event])
         reopen_window(g)
     else:
         discard(g, inst)
-        queue_effects(g, _target(g, seat, a), card.effects, inst)
+        hireling = _own_in_play(g, seat, a.on, ("hireling",))
+        if hireling is None:
+            queue_effects(g, _target(g, seat, a), card.effects, inst, seat)
+            return
+        for effect in card.effects:  # a sex change may be used on a hireling (H15)
+            if effect.kind == "change_sex":
+                change_hireling_sex(g, hireling, ev, card.id)
+            else:
+                queue_effects(g, seat, [effect], inst, seat)
 
 
 def _do_go_up(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
@@ -402,8 +459,13 @@ def play_options(g: GameState, seat: int) -> Iterator[Action]:
         elif kind == "wandering_monster":
             hand_monsters = [g.defs[i].id for i in p.hand if g.defs[i].type == "monster"]
             yield from (Action("play", card_id, on=m) for m in dict.fromkeys(hand_monsters))
+        elif kind == "other" and g.defs[inst].enhances:
+            traits = p.races if g.defs[inst].enhances == "race" else p.classes
+            yield from (Action("play", card_id, on=t) for t in dict.fromkeys(g.ids(traits)))
         elif kind != "monster" and not (kind == "other" and not own_turn_calm(g, seat)):
             yield Action("play", card_id)
+            if kind == "one_shot" and any(e.kind == "change_sex" for e in g.defs[inst].effects):
+                yield from (Action("play", card_id, on=h) for h in dict.fromkeys(g.ids(p.hirelings)))
 
 
 register("play", check_play, do_play, play_options)

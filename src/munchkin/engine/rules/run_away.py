@@ -21,15 +21,16 @@ STEED_BAD_STUFF = (Effect(lose_levels=1),)
 def run_modifier(g: GameState, seat: int, monster: int | None = None) -> Breakdown:
     """What is added to a run-away roll (B9, B14, B15, S6)."""
     p = g.players[seat]
-    own = [g.defs[i] for i in p.races + p.classes if g.defs[i].run_away]
-    own += [g.defs[i] for i in p.equipped if g.defs[i].run_away and can_use(g, p, i)]
-    riding = [g.defs[s] for s in p.steeds if g.defs[s].run_away]
+    traits = p.races + p.classes
+    own = [i for i in traits + [e for t in traits for e in g.attached.get(t, ())] if g.defs[i].run_away]
+    own += [i for i in p.equipped if g.defs[i].run_away and can_use(g, p, i)]
+    riding = [(_steed_run_away(g, s), s) for s in p.steeds if g.defs[s].run_away]
     parts: list[Part]
-    if riding:  # the steed's modifier replaces the rider's own (S6)
-        best = max(riding, key=lambda c: c.run_away)
-        parts = [Part(f"steed {best.name}", best.run_away, best.id, "S6")]
+    if riding:  # the steed's modifier replaces the rider's own (S6, R13)
+        value, best = max(riding)
+        parts = [Part(f"steed {g.defs[best].name}", value, g.defs[best].id, "S6")]
     else:
-        parts = [Part(c.name, c.run_away, c.id, "B9") for c in own]
+        parts = [Part(g.defs[i].name, g.defs[i].run_away, g.defs[i].id, "B9") for i in own]
     for kind, amount, source in p.lasting:
         if kind == "run_away":
             parts.append(Part(f"penalty {g.defs[source].name}", amount, g.defs[source].id, "B15"))
@@ -41,6 +42,11 @@ def run_modifier(g: GameState, seat: int, monster: int | None = None) -> Breakdo
         card = g.defs[monster]
         parts.append(Part(f"{card.name}", card.run_away, card.id, "B9"))
     return Breakdown("run away", tuple(parts))
+
+
+def _steed_run_away(g: GameState, steed: int) -> int:
+    """A steed's run-away value, with its steed enhancers' (S5)."""
+    return g.defs[steed].run_away + sum(g.defs[e].run_away for e in g.attached.get(steed, ()))
 
 
 def start_running(g: GameState, seat: int) -> None:
@@ -119,6 +125,8 @@ def ran_task(g: GameState, seat: int, ev: list[Event]) -> None:
     c = fight(g)
     if seat in c.runners:
         c.runners.remove(seat)
+    for monster in c.monsters:  # "even if you escape" Bad Stuff (H4)
+        queue_effects(g, seat, g.defs[monster].even_if_escaped, monster)
     if not c.runners:
         finish_fight(g, ev)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from munchkin.cards.schema import CardDef, VsBonus
 from munchkin.engine.explain import Breakdown, Part
-from munchkin.engine.rules.character import classes, is_class, races
+from munchkin.engine.rules.character import classes, hireling_traits, is_class, races
 from munchkin.engine.rules.items import can_use
 from munchkin.engine.state import Combat, GameState
 
@@ -19,6 +19,11 @@ def character_parts(g: GameState, seat: int) -> list[Part]:
     """A munchkin's own strength: level plus everything in use (B6, H8, S5)."""
     p = g.players[seat]
     parts = [Part(f"{p.name}'s level", p.level, p.name, "B6")]
+    for trait in p.races + p.classes:
+        for e in g.attached.get(trait, ()):
+            if g.defs[e].bonus:
+                label = f"{g.defs[e].name} on {g.defs[trait].name}"
+                parts.append(Part(label, g.defs[e].bonus, g.defs[e].id, "B14"))
     for inst in p.equipped:
         card = g.defs[inst]
         if card.bonus and can_use(g, p, inst):
@@ -54,9 +59,8 @@ def _vs_matches(g: GameState, vs: VsBonus, seat: int) -> str | None:
     if _traits_match(vs, races(g, p), classes(g, p), p.sex):
         return p.name
     for h in p.hirelings:
-        card = g.defs[h]
-        if _traits_match(vs, frozenset(card.race), frozenset(card.class_), card.sex):
-            return f"{p.name}'s hireling {card.name}"
+        if _traits_match(vs, *hireling_traits(g, h)):
+            return f"{p.name}'s hireling {g.defs[h].name}"
     return None
 
 

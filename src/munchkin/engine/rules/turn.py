@@ -70,7 +70,7 @@ def reveal_door(g: GameState, seat: int, inst: int, ev: list[Event]) -> None:
         start_fight(g, seat, inst, ev)
     elif kind in ("curse", "trap"):
         g.phase = "after_door"
-        curse_hits(g, seat, inst)
+        curse_hits(g, seat, inst, caster=None)
     elif kind == "divine_intervention":
         g.phase = "after_door"
         discard(g, inst)
