@@ -59,6 +59,7 @@ SENTENCES: dict[str, Render | None] = {
     "help_asked": lambda d, n: (
         f"{d['player']} asks {d['helper']} for help, promising {d['reward']} treasure(s)."
     ),
+    "bribe_paid": lambda d, n: f"{d['player']} hands {', '.join(n(c) for c in d['cards'])} to {d['to']}.",
     "help_accepted": lambda d, n: f"{d['player']} agrees to help.",
     "help_declined": lambda d, n: f"{d['player']} declines to help.",
     "ready": None,

@@ -15,6 +15,13 @@ def own_turn_calm(g: GameState, seat: int) -> bool:
     return seat == g.active and g.phase in OWN_TURN_PHASES and g.prompt is None and g.offer is None
 
 
+def own_turn(g: GameState, seat: int) -> bool:
+    """Any time on your own turn, even in a fight (B14), or before the first turn (B1)."""
+    if g.phase == "setup":
+        return not g.setup_passed[seat]
+    return seat == g.active and free_to_act(g, seat) and g.prompt is None and g.offer is None
+
+
 def require_own_turn_calm(g: GameState, seat: int, rule: str, what: str) -> None:
     require(own_turn_calm(g, seat), rule, f"{what} only on your own turn, outside combat")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import gain_levels, is_race
 from munchkin.engine.rules.decks import draw
-from munchkin.engine.rules.items import discard
+from munchkin.engine.rules.items import discard, hand_over
 from munchkin.engine.rules.strength import monster_side, munchkin_side, munchkins_win
 from munchkin.engine.state import Combat, GameState
 
@@ -92,6 +92,8 @@ def collect_rewards(g: GameState, ev: list[Event]) -> None:
         gain_levels(g, c.helper, len(c.monsters), ev, "elf helper", may_win=True)
     if g.winner is not None:
         return
+    if c.helper is not None:
+        pay_bribe(g, c.fighter, c.helper, c.bribe, ev)
     drawn = [i for i in (draw(g, "treasure", ev) for _ in range(treasures)) if i is not None]
     helper_share = drawn[: c.reward] if c.helper is not None else []
     for inst in drawn:
@@ -109,6 +111,20 @@ def collect_rewards(g: GameState, ev: list[Event]) -> None:
             },
         )
     )
+
+
+def pay_bribe(g: GameState, fighter: int, helper: int, items: tuple[int, ...], ev: list[Event]) -> None:
+    """The items promised to the helper change hands, those the fighter still has (B8)."""
+    p = g.players[fighter]
+    still = [i for i in items if i in g.items_in_play(p) + p.hirelings]
+    if still:
+        hand_over(g, [(fighter, helper, i) for i in still], ev)
+        ev.append(
+            Event(
+                "bribe_paid",
+                {"player": p.name, "to": g.players[helper].name, "cards": [g.defs[i].id for i in still]},
+            )
+        )
 
 
 def finish_fight(g: GameState, ev: list[Event]) -> None:

@@ -182,3 +182,35 @@ def take_off(g: GameState, p: PlayerState, inst: int, ev: list[Event]) -> None:
     p.equipped.remove(inst)
     p.carried.append(inst)
     ev.append(Event("item_unequipped", {"player": p.name, "card": g.defs[inst].id}))
+
+
+def receive_problem(g: GameState, seat: int, gets: list[int], gives: list[int]) -> str | None:
+    """The limit a player would break by getting these cards in play for those (B11, H1, S2)."""
+    from munchkin.engine.rules.character import hirelings_allowed
+
+    p = g.players[seat]
+    kinds = {i: g.defs[i].type for i in gets}
+    owned = [i for i in p.equipped + p.carried if i not in gives]
+    owned += [i for i in gets if kinds[i] not in ("steed", "hireling")]
+    steeds = [i for i in p.steeds if i not in gives] + [i for i in gets if kinds[i] == "steed"]
+    hirelings = [i for i in p.hirelings if i not in gives] + [i for i in gets if kinds[i] == "hireling"]
+    if sum(1 for h in hirelings if not cheated(g, h)) > hirelings_allowed(g, p):
+        return "only one hireling may be in play"
+    return holding_problem(g, p, owned, steeds)
+
+
+def hand_over(g: GameState, moves: list[tuple[int, int, int]], ev: list[Event]) -> None:
+    """Cards in play change hands, all at once: (from seat, to seat, card). A card its new
+    owner cannot hold after all is discarded (B11)."""
+    for src, _, inst in moves:
+        remove_from_play(g, g.players[src], inst)
+    for _, dst, inst in moves:
+        taker = g.players[dst]
+        kind = g.defs[inst].type
+        if kind in ("steed", "hireling"):
+            (taker.steeds if kind == "steed" else taker.hirelings).append(inst)
+        elif place_new_item(g, taker, inst) is not None:
+            discard(g, inst)
+            ev.append(Event("card_lost", {"player": taker.name, "card": g.defs[inst].id, "source": "limit"}))
+    for seat in {s for move in moves for s in move[:2]}:
+        reconcile_use(g, seat, ev)

@@ -30,7 +30,7 @@ from munchkin.engine.rules.items import (
     reconcile_use,
 )
 from munchkin.engine.state import GameState
-from munchkin.engine.timing import free_to_act, in_fight, own_turn_calm, require_own_turn_calm
+from munchkin.engine.timing import free_to_act, in_fight, own_turn, require_own_turn_calm
 from munchkin.engine.verbs import refuse, register, require
 
 CHEATABLE = ("item", "steed", "hireling")
@@ -75,7 +75,7 @@ def _own_in_play(g: GameState, seat: int, card_id: str | None, kinds: tuple[str,
 
 def _check_race_class(g: GameState, seat: int, inst: int, a: Action) -> None:
     card = g.defs[inst]
-    require_own_turn_calm(g, seat, "B14", f"a {card.type} is played")
+    require(own_turn(g, seat), "B14", f"a {card.type} is played on your own turn")
     zone = g.players[seat].races if card.type == "race" else g.players[seat].classes
     require(g.find(zone, card.id) is None, "B14", f"you already are {card.name}")
 
@@ -84,7 +84,7 @@ def _check_boost(g: GameState, seat: int, inst: int, a: Action) -> None:
     card = g.defs[inst]
     playable = card.extra_races or card.extra_classes or card.extra_hirelings or card.enhances
     require(bool(playable), "B4", f"{card.name} cannot be played")
-    require_own_turn_calm(g, seat, "B14", f"{card.name} is played")
+    require(own_turn(g, seat), "B14", f"{card.name} is played on your own turn")
     if card.enhances:
         require(
             _enhanced_trait(g, seat, a.on, card.enhances) is not None,
@@ -264,6 +264,8 @@ def do_play(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
         )
     )
     DOES[card.type](g, seat, inst, a, ev)
+    if g.combat is not None and g.combat.stage == "fight":
+        reopen_window(g)  # everyone may respond to a card played into a fight (B16)
 
 
 def _do_race_class(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
@@ -302,8 +304,6 @@ def _do_steed(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) ->
 
 def _do_hireling(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
     g.players[seat].hirelings.append(inst)
-    if g.combat is not None and g.combat.stage == "fight":
-        reopen_window(g)
 
 
 def _do_curse(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
@@ -332,7 +332,6 @@ def _do_one_shot(g: GameState, seat: int, inst: int, a: Action, ev: list[Event])
     elif c is not None and in_fight(g) and (card.bonus or card.uses == "combat"):
         c.played.append((inst, 1 if a.on else 0))
         queue_effects(g, seat, card.effects, inst)
-        reopen_window(g)
     else:
         discard(g, inst)
         hireling = _own_in_play(g, seat, a.on, ("hireling",))
@@ -349,13 +348,10 @@ def _do_one_shot(g: GameState, seat: int, inst: int, a: Action, ev: list[Event])
 def _do_go_up(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
     discard(g, inst)
     gain_levels(g, seat, g.defs[inst].levels, ev, g.defs[inst].id, may_win=False)
-    if g.combat is not None and g.combat.stage == "fight":
-        reopen_window(g)
 
 
 def _do_attach(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
     """Monster, steed and item enhancers stay with what they enhance (B16, S5)."""
-    c = g.combat
     target = (
         _monster_in_fight(g, a.on)
         if g.defs[inst].type == "monster_enhancer"
@@ -363,8 +359,6 @@ def _do_attach(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -
     )
     assert target is not None
     g.attached.setdefault(target, []).append(inst)
-    if c is not None and c.stage == "fight":
-        reopen_window(g)
 
 
 def _do_cheat(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
@@ -462,7 +456,7 @@ def play_options(g: GameState, seat: int) -> Iterator[Action]:
         elif kind == "other" and g.defs[inst].enhances:
             traits = p.races if g.defs[inst].enhances == "race" else p.classes
             yield from (Action("play", card_id, on=t) for t in dict.fromkeys(g.ids(traits)))
-        elif kind != "monster" and not (kind == "other" and not own_turn_calm(g, seat)):
+        elif kind != "monster" and not (kind == "other" and not own_turn(g, seat)):
             yield Action("play", card_id)
             if kind == "one_shot" and any(e.kind == "change_sex" for e in g.defs[inst].effects):
                 yield from (Action("play", card_id, on=h) for h in dict.fromkeys(g.ids(p.hirelings)))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import permutations
+
 from munchkin.cards.schema import Effect
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
@@ -11,7 +14,7 @@ from munchkin.engine.rules.combat import fight, finish_fight
 from munchkin.engine.rules.effects import queue_effects
 from munchkin.engine.rules.items import can_use
 from munchkin.engine.state import GameState, Prompt
-from munchkin.engine.verbs import register, require, single
+from munchkin.engine.verbs import register, require
 
 ESCAPE_ROLL = 5
 RUN_POWERS = ("flight", "run bonus")
@@ -49,10 +52,17 @@ def _steed_run_away(g: GameState, steed: int) -> int:
     return g.defs[steed].run_away + sum(g.defs[e].run_away for e in g.attached.get(steed, ()))
 
 
-def start_running(g: GameState, seat: int) -> None:
-    """Queue one roll per monster, in the fight's order, then the runner is done (B9)."""
-    c = fight(g)
-    g.tasks.extend(("roll", seat, m) for m in c.monsters)
+def start_running(g: GameState, seat: int, order: tuple[str, ...] = ()) -> None:
+    """Queue one roll per monster, in the order the runner chose (else the fight's), then
+    the runner is done (B9)."""
+    monsters = fight(g).monsters[:]
+    ordered = []
+    for card_id in order:
+        inst = g.find(monsters, card_id)
+        assert inst is not None
+        monsters.remove(inst)
+        ordered.append(inst)
+    g.tasks.extend(("roll", seat, m) for m in ordered + monsters)
     g.tasks.append(("ran", seat))
 
 
@@ -138,16 +148,26 @@ def check_run(g: GameState, seat: int, a: Action) -> None:
         "B9",
         "one runs away only after losing a fight, in turn",
     )
+    assert c is not None
+    if a.cards:
+        fought = sorted(g.ids(c.monsters))
+        require(sorted(a.cards) == fought, "B9", f"roll once for each monster: {', '.join(fought)}")
+
+
+def run_options(g: GameState, seat: int) -> Iterator[Action]:
+    """Run in the fight's order; with two or three monsters, in any order (B9)."""
+    c = g.combat
+    if c is None or c.runners[:1] != [seat]:
+        return
+    yield Action("run_away")
+    if 2 <= len(c.monsters) <= 3:
+        for order in dict.fromkeys(permutations(g.ids(c.monsters))):
+            yield Action("run_away", cards=order)
 
 
 def do_run(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     ev.append(Event("running", {"player": g.players[seat].name}))
-    start_running(g, seat)
+    start_running(g, seat, a.cards)
 
 
-register(
-    "run_away",
-    check_run,
-    do_run,
-    single("run_away", lambda g, s: g.combat is not None and g.combat.runners[:1] == [s]),
-)
+register("run_away", check_run, do_run, run_options)

@@ -8,7 +8,7 @@ from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import WIN_LEVEL, is_race
 from munchkin.engine.rules.effects import part_with
-from munchkin.engine.rules.items import discard, limit_problem, place_new_item, remove_from_play
+from munchkin.engine.rules.items import discard, hand_over, receive_problem
 from munchkin.engine.state import GameState, Offer
 from munchkin.engine.timing import free_to_act, own_turn_calm, require_own_turn_calm
 from munchkin.engine.verbs import refuse, register, require, single
@@ -95,6 +95,16 @@ def check_trade(g: GameState, seat: int, a: Action) -> None:
     require(bool(a.give or a.take), "B13", "a trade gives or takes something")
     _require_owns(g, seat, a.give)
     _require_owns(g, other, a.take)
+    problem = receive_problem(g, seat, _pick(g, other, a.take), _pick(g, seat, a.give))
+    require(problem is None, "B11", f"you could not hold it: {problem}")
+
+
+def check_accept(g: GameState, seat: int, a: Action) -> None:
+    check_answer(g, seat, a)
+    offer = g.offer
+    assert offer is not None
+    problem = receive_problem(g, seat, list(offer.give), list(offer.take))
+    require(problem is None, "B11", f"you could not hold it: {problem}")
 
 
 def _require_owns(g: GameState, seat: int, card_ids: tuple[str, ...]) -> None:
@@ -155,31 +165,9 @@ def do_accept(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     offer = g.offer
     assert offer is not None
     g.offer = None
-    for inst in offer.give:
-        _move(g, offer.giver, offer.taker, inst, ev)
-    for inst in offer.take:
-        _move(g, offer.taker, offer.giver, inst, ev)
+    moves = [(offer.giver, offer.taker, i) for i in offer.give]
+    hand_over(g, moves + [(offer.taker, offer.giver, i) for i in offer.take], ev)
     ev.append(Event("trade_done", {"player": g.players[seat].name}))
-
-
-def _move(g: GameState, src: int, dst: int, inst: int, ev: list[Event]) -> None:
-    """An item changes hands in play; if its new owner cannot hold it, it is discarded (B11)."""
-    giver, taker = g.players[src], g.players[dst]
-    remove_from_play(g, giver, inst)
-    zone = (
-        taker.hirelings
-        if g.defs[inst].type == "hireling"
-        else (taker.steeds if g.defs[inst].type == "steed" else None)
-    )
-    if zone is not None:
-        zone.append(inst)
-        if limit_problem(g, taker, taker.equipped, taker.carried, taker.steeds) is None:
-            return
-        zone.remove(inst)
-    elif place_new_item(g, taker, inst) is None:
-        return
-    discard(g, inst)
-    ev.append(Event("card_lost", {"player": taker.name, "card": g.defs[inst].id, "rule": "B11"}))
 
 
 def do_decline(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -193,5 +181,5 @@ def _offered(g: GameState, seat: int) -> bool:
 
 register("sell", check_sell, do_sell, sell_options)
 register("trade", check_trade, do_trade, trade_options)
-register("accept_trade", check_answer, do_accept, single("accept_trade", _offered))
+register("accept_trade", check_accept, do_accept, single("accept_trade", _offered))
 register("decline_trade", check_answer, do_decline, single("decline_trade", _offered))

@@ -19,7 +19,13 @@ STARTING_CARDS = 4
 
 
 def _active_in(g: GameState, seat: int, phase: str) -> bool:
-    return seat == g.active and g.phase == phase and free_to_act(g, seat) and g.prompt is None
+    return (
+        seat == g.active
+        and g.phase == phase
+        and free_to_act(g, seat)
+        and g.prompt is None
+        and g.offer is None
+    )
 
 
 # -- kick open the door ------------------------------------------------------------
