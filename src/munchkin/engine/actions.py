@@ -68,3 +68,66 @@ class Action:
         if self.helper_escapes:
             parts.append("helper_escapes")
         return " ".join(parts)
+
+
+def action_to_dict(action: Action) -> dict[str, object]:
+    """An action as plain data, leaving out fields at their defaults (for saves and the wire)."""
+    data: dict[str, object] = {"verb": action.verb}
+    for key in ("arg", "target", "on", "hireling"):
+        if getattr(action, key) is not None:
+            data[key] = getattr(action, key)
+    for key in ("cards", "give", "take"):
+        if getattr(action, key):
+            data[key] = list(getattr(action, key))
+    if action.reward:
+        data["reward"] = action.reward
+    if action.helper_escapes:
+        data["helper_escapes"] = True
+    return data
+
+
+class ActionFormatError(ValueError):
+    """Plain data that does not describe an action."""
+
+
+def action_from_dict(data: object) -> Action:
+    """The inverse of `action_to_dict`; refuses anything else with ActionFormatError."""
+    if not isinstance(data, dict) or not isinstance(data.get("verb"), str):
+        raise ActionFormatError("an action is a mapping with a 'verb'")
+    if data["verb"] not in VERBS:
+        raise ActionFormatError(f"unknown verb '{data['verb']}'")
+    unknown = set(data) - {
+        "verb",
+        "arg",
+        "target",
+        "on",
+        "hireling",
+        "cards",
+        "give",
+        "take",
+        "reward",
+        "helper_escapes",
+    }
+    if unknown:
+        raise ActionFormatError(f"unknown key(s): {', '.join(sorted(unknown))}")
+    texts = {k: data.get(k) for k in ("arg", "target", "on", "hireling")}
+    lists = {k: data.get(k, []) for k in ("cards", "give", "take")}
+    reward, escapes = data.get("reward", 0), data.get("helper_escapes", False)
+    if not all(v is None or isinstance(v, str) for v in texts.values()):
+        raise ActionFormatError("arg, target, on and hireling are strings")
+    if not all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in lists.values()):
+        raise ActionFormatError("cards, give and take are lists of card ids")
+    if not isinstance(reward, int) or isinstance(reward, bool) or not isinstance(escapes, bool):
+        raise ActionFormatError("reward is an integer and helper_escapes a boolean")
+    return Action(
+        data["verb"],
+        texts["arg"],
+        texts["target"],
+        texts["on"],
+        texts["hireling"],
+        tuple(lists["cards"]),
+        tuple(lists["give"]),
+        tuple(lists["take"]),
+        reward,
+        escapes,
+    )

@@ -1,0 +1,143 @@
+"""What one player may see: the only window bots, the terminal and the web client get.
+
+A view says whether the player is asked to decide, but not who else is (that
+would tell who holds a card they could respond with). It holds the player's
+own hand, everything face up (every table, the
+discard piles, the fight, a dead character's body, a trade on offer), and
+counts of what is hidden (other hands, the decks). It never holds another
+player's hand, the order of a deck or a card drawn face down by someone else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from munchkin.engine.actions import Action, action_to_dict
+from munchkin.engine.events import Event
+from munchkin.engine.game import Game
+from munchkin.engine.rules.run_away import run_modifier
+from munchkin.engine.state import GameState, PlayerState
+
+
+def _card(g: GameState, inst: int) -> dict[str, Any]:
+    card = g.defs[inst]
+    out: dict[str, Any] = {"id": card.id, "name": card.name, "type": card.type}
+    attached = g.attached.get(inst)
+    if attached:
+        out["attached"] = [_card(g, a) for a in attached]
+    if inst in g.card_sex:
+        out["sex"] = g.card_sex[inst]
+    return out
+
+
+def _cards(g: GameState, zone: list[int]) -> list[dict[str, Any]]:
+    return [_card(g, i) for i in zone]
+
+
+def _table(g: GameState, p: PlayerState) -> dict[str, Any]:
+    """Everything a player has face up."""
+    return {
+        "name": p.name,
+        "level": p.level,
+        "sex": p.sex,
+        "dead": p.dead,
+        "hand_count": len(p.hand),
+        "races": _cards(g, p.races),
+        "classes": _cards(g, p.classes),
+        "boosts": _cards(g, p.boosts),
+        "equipped": _cards(g, p.equipped),
+        "carried": _cards(g, p.carried),
+        "steeds": _cards(g, p.steeds),
+        "hirelings": [{**_card(g, h), "carrying": _cards(g, g.carrying.get(h, []))} for h in p.hirelings],
+        "curses": _cards(g, p.curses),
+        "lasting": [{"kind": k, "amount": a, "source": g.defs[s].id} for k, a, s in p.lasting],
+    }
+
+
+def _combat(game: Game) -> dict[str, Any] | None:
+    g = game.state
+    c = g.combat
+    if c is None:
+        return None
+    ours, theirs = game.explain_combat()
+    return {
+        "fighter": g.players[c.fighter].name,
+        "helper": None if c.helper is None else g.players[c.helper].name,
+        "asked": None if c.asked is None else g.players[c.asked].name,
+        "reward": c.reward,
+        "stage": c.stage,
+        "monsters": _cards(g, c.monsters),
+        "played": [{**_card(g, i), "side": "monsters" if side else "munchkins"} for i, side in c.played],
+        "munchkins": {"total": ours.total, "explain": str(ours)},
+        "monster_side": {"total": theirs.total, "explain": str(theirs)},
+        "runners": [g.players[i].name for i in c.runners],
+    }
+
+
+@dataclass
+class PlayerView:
+    """One player's view of the game at one moment."""
+
+    player: str
+    data: dict[str, Any]
+    legal: list[Action] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data, ready for JSON."""
+        return {**self.data, "legal": [action_to_dict(a) for a in self.legal]}
+
+
+def view(game: Game, player: str) -> PlayerView:
+    """What `player` may see now, and what they may do."""
+    g = game.state
+    seat = g.index(player)
+    me = g.players[seat]
+    prompt = g.prompt
+    data = {
+        "player": player,
+        "turn": g.turn,
+        "active": g.players[g.active].name,
+        "phase": g.phase,
+        "winner": game.winner,
+        "hand": _cards(g, me.hand),
+        "players": [_table(g, p) for p in g.players],
+        "door_deck_count": len(g.door_deck),
+        "treasure_deck_count": len(g.treasure_deck),
+        "door_discard": _cards(g, g.door_discard),
+        "treasure_discard": _cards(g, g.treasure_discard),
+        "face_up": None if g.face_up is None else _card(g, g.face_up),
+        "body": _cards(g, g.body),
+        "combat": _combat(game),
+        "offer": None
+        if g.offer is None
+        else {
+            "from": g.players[g.offer.giver].name,
+            "to": g.players[g.offer.taker].name,
+            "give": _cards(g, list(g.offer.give)),
+            "take": _cards(g, list(g.offer.take)),
+        },
+        "prompt": None
+        if prompt is None
+        else {
+            "player": g.players[prompt.player].name,
+            "kind": prompt.kind,
+            "options": list(prompt.options) if prompt.player == seat else [],
+        },
+        "deciding": player in game.waiting_for(),
+        "run_away_modifier": run_modifier(g, seat).total,
+        "hand_limit": game.hand_limit(player),
+    }
+    return PlayerView(player, data, game.legal_actions(player))
+
+
+PRIVATE_EVENTS = {"charity": ("player", "to")}
+"""Events whose card only some players see: the names of the players who see it."""
+
+
+def event_for(event: Event, player: str) -> Event:
+    """An event as `player` may see it: a card passed face down is hidden from the others."""
+    witnesses = PRIVATE_EVENTS.get(event.kind)
+    if witnesses is None or player in (event.data.get(k) for k in witnesses):
+        return event
+    return Event(event.kind, {**event.data, "card": None})
