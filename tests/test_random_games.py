@@ -37,7 +37,7 @@ def _play_checked(
         prints.append(game.snapshot())
 
     bots = [RandomBot(seed * 10 + i) for i in range(PLAYERS)]
-    result = play_match(cards, PLAYERS, seed, [b.choose for b in bots], MAX_DECISIONS, after_decision=check)
+    result = play_match(cards, PLAYERS, seed, bots, MAX_DECISIONS, after_decision=check)
     return result.decisions, prints, result.winner
 
 
@@ -65,7 +65,7 @@ def test_random_games_keep_invariants_and_replay_exactly(sets: str, chunk: int) 
 
 def test_a_won_game_accepts_no_decision() -> None:
     bots = [RandomBot(i) for i in range(PLAYERS)]
-    result = play_match(SETS["base"], PLAYERS, 3, [b.choose for b in bots], MAX_DECISIONS)
+    result = play_match(SETS["base"], PLAYERS, 3, bots, MAX_DECISIONS)
     game = replay(SETS["base"], PLAYERS, 3, result.decisions)
     assert game.winner is not None
     for player in game.players:
@@ -121,5 +121,5 @@ def test_refused_actions_leave_the_state_identical() -> None:
                 checked += 1
 
     bots = [RandomBot(i) for i in range(PLAYERS)]
-    play_match(SETS["base"], PLAYERS, 11, [b.choose for b in bots], 400, after_decision=poke)
+    play_match(SETS["base"], PLAYERS, 11, bots, 400, after_decision=poke)
     assert checked > 1000

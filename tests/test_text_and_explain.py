@@ -18,7 +18,7 @@ def _events_of_games(seeds: range) -> list[Event]:
     events: list[Event] = []
     for seed in seeds:
         bots = [RandomBot(seed * 10 + i) for i in range(4)]
-        play_match(CARDS, 4, seed, [b.choose for b in bots], on_event=events.append)
+        play_match(CARDS, 4, seed, bots, on_event=events.append)
     return events
 
 
@@ -56,5 +56,5 @@ def test_combat_breakdowns_are_the_numbers_the_fight_compares() -> None:
 
     for seed in range(3):
         bots = [RandomBot(seed * 10 + i) for i in range(4)]
-        play_match(CARDS, 4, seed, [b.choose for b in bots], on_event=resolved, after_decision=explain)
+        play_match(CARDS, 4, seed, bots, on_event=resolved, after_decision=explain)
     assert compared > 20

@@ -49,7 +49,7 @@ def test_views_do_not_depend_on_hidden_cards() -> None:
 
     for seed in range(3):
         bots = [RandomBot(seed * 10 + i) for i in range(4)]
-        play_match(CARDS, 4, seed, [b.choose for b in bots], 1500, after_decision=check)
+        play_match(CARDS, 4, seed, bots, 1500, after_decision=check)
     assert compared > 500
 
 

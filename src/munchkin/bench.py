@@ -61,11 +61,11 @@ def run(cards: Sequence[CardDef], games: int = 20, players: int = 4, seed: int =
     start = time.perf_counter()
     for i in range(games):
         bots = [RandomBot(seed * 1000 + i * 10 + s) for s in range(players)]
-        result = play_match(cards, players, seed + i, [b.choose for b in bots], after_decision=None)
+        result = play_match(cards, players, seed + i, bots, after_decision=None)
         decisions += len(result.decisions)
     seconds = time.perf_counter() - start
     bots = [RandomBot(seed + s) for s in range(players)]
-    play_match(cards, players, seed + games, [b.choose for b in bots], after_decision=sample)
+    play_match(cards, players, seed + games, bots, after_decision=sample)
     legal, copies = [], []
     for game in sampled:
         who = game.waiting_for()[0] if game.waiting_for() else game.players[0]

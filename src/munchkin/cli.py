@@ -50,7 +50,7 @@ def demo(
         if line:
             typer.echo(line)
 
-    result = play_match(cards, players, seed, [b.choose for b in bots], on_event=tell)
+    result = play_match(cards, players, seed, bots, on_event=tell)
     typer.echo(
         f"Winner: {result.winner or 'nobody'} after {result.turns} turns "
         f"and {len(result.decisions)} decisions."

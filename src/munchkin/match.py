@@ -6,12 +6,13 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from munchkin.bots import Bot
 from munchkin.cards.schema import CardDef
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.game import Game
+from munchkin.views import view
 
-Policy = Callable[[str, Sequence[Action]], Action]
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")
 SEXES = ("female", "male", "male", "female", "female", "female")
 
@@ -33,13 +34,14 @@ def play_match(
     cards: Sequence[CardDef],
     n_players: int,
     seed: int,
-    policies: Sequence[Policy],
+    bots: Sequence[Bot],
     max_decisions: int = 200_000,
     on_event: Callable[[Event], None] | None = None,
     after_decision: Callable[[Game, str, Action], None] | None = None,
 ) -> MatchResult:
     """One game from its seed: whoever the game waits for (a seeded choice among them)
-    decides with their policy, until someone wins or `max_decisions` is reached."""
+    decides through their bot, which sees only that player's view, until someone wins
+    or `max_decisions` is reached."""
     game = Game.new(cards, seat_players(n_players), seed=seed)
     chooser = random.Random(seed ^ 0x5EED)
     seats = {name: i for i, name in enumerate(game.players)}
@@ -47,7 +49,7 @@ def play_match(
     while not game.over and len(result.decisions) < max_decisions:
         waiting = game.waiting_for()
         player = waiting[0] if len(waiting) == 1 else chooser.choice(waiting)
-        action = policies[seats[player]](player, game.legal_actions(player))
+        action = bots[seats[player]].choose(view(game, player))
         events = game.apply(player, action)
         result.decisions.append((player, action))
         if on_event:

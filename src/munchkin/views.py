@@ -10,6 +10,7 @@ player's hand, the order of a deck or a card drawn face down by someone else.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,11 +78,19 @@ def _combat(game: Game) -> dict[str, Any] | None:
 
 @dataclass
 class PlayerView:
-    """One player's view of the game at one moment."""
+    """One player's view of the game at one moment: the legal actions at once, the rest
+    (`data`) built on first use, so a bot that needs only the actions pays nothing more."""
 
     player: str
-    data: dict[str, Any]
-    legal: list[Action] = field(default_factory=list)
+    legal: list[Action]
+    _build: Callable[[], dict[str, Any]] = field(repr=False)
+    _data: dict[str, Any] | None = field(default=None, repr=False)
+
+    @property
+    def data(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = self._build()
+        return self._data
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data, ready for JSON."""
@@ -89,12 +98,16 @@ class PlayerView:
 
 
 def view(game: Game, player: str) -> PlayerView:
-    """What `player` may see now, and what they may do."""
+    """What `player` may see now, and what they may do. Read it before the game moves on."""
+    return PlayerView(player, game.legal_actions(player), lambda: _see(game, player))
+
+
+def _see(game: Game, player: str) -> dict[str, Any]:
     g = game.state
     seat = g.index(player)
     me = g.players[seat]
     prompt = g.prompt
-    data = {
+    data: dict[str, Any] = {
         "player": player,
         "turn": g.turn,
         "active": g.players[g.active].name,
@@ -128,7 +141,7 @@ def view(game: Game, player: str) -> PlayerView:
         "run_away_modifier": run_modifier(g, seat).total,
         "hand_limit": game.hand_limit(player),
     }
-    return PlayerView(player, data, game.legal_actions(player))
+    return data
 
 
 PRIVATE_EVENTS = {"charity": ("player", "to")}

@@ -15,6 +15,7 @@ import random
 from collections.abc import Sequence
 
 from munchkin.engine.actions import Action
+from munchkin.views import PlayerView
 
 VERB_WEIGHTS = {
     "play": 5.0,
@@ -45,8 +46,12 @@ class RandomBot:
             return SELF_HARM_WEIGHT
         return 1.0
 
-    def choose(self, player: str, actions: Sequence[Action]) -> Action:
+    def choose(self, view: PlayerView) -> Action:
         """A verb by its weight, then one of that verb's actions."""
+        return self.pick(view.player, view.legal)
+
+    def pick(self, player: str, actions: Sequence[Action]) -> Action:
+        """The choice among `actions`, for `player`."""
         if self.uniform:
             return self.rng.choice(actions)
         fighting = any(a.verb in FIGHTER_VERBS for a in actions)
