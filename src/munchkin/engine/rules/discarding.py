@@ -11,7 +11,7 @@ from munchkin.engine.rules.effects import part_with
 from munchkin.engine.rules.items import discard, reconcile_use
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import free_to_act
-from munchkin.engine.verbs import register, require
+from munchkin.engine.verbs import refuse, register, require
 
 
 def _about_to_run(g: GameState, seat: int) -> bool:
@@ -30,8 +30,11 @@ def check_discard(g: GameState, seat: int, a: Action) -> None:
     if inst is not None:
         require(_about_to_run(g, seat), "S7", "a steed is discarded only before a run-away roll")
         return
-    raise_rule = "B11" if g.find(g.items_in_play(p), a.arg or "") is not None else "B14"
-    require(False, raise_rule, f"{a.arg} cannot simply be discarded")
+    if any(g.find(q.hirelings, a.arg or "") is not None for q in g.players):
+        raise refuse("H3", f"{a.arg} is not your hireling: only its owner discards it")
+    if g.find(g.items_in_play(p), a.arg or "") is not None:
+        raise refuse("B11", f"{a.arg} is an item: items cannot simply be discarded")
+    raise refuse("B14", f"{a.arg} is not a card of yours you may discard now")
 
 
 def do_discard(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:

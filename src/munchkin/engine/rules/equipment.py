@@ -6,18 +6,10 @@ from collections.abc import Iterator
 
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
-from munchkin.engine.rules.character import hireling_traits
-from munchkin.engine.rules.items import cheated, limit_problem, traits_allow
+from munchkin.engine.rules.items import can_use, hireling_can_use, limit_problem, require_fits
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import own_turn_calm, require_own_turn_calm
 from munchkin.engine.verbs import register, require
-
-
-def _hireling_can_carry(g: GameState, hireling: int, item: int) -> bool:
-    """A carrier hireling uses items fit for its own race, class and sex (H7, H16)."""
-    if cheated(g, item) or cheated(g, hireling):
-        return True
-    return traits_allow(g.defs[item], *hireling_traits(g, hireling))
 
 
 def check_equip(g: GameState, seat: int, a: Action) -> None:
@@ -32,14 +24,14 @@ def check_equip(g: GameState, seat: int, a: Action) -> None:
         assert h is not None
         room = g.defs[h].carries - len(g.carrying.get(h, ()))
         require(room > 0, "H7", f"{g.defs[h].name} cannot carry more items")
-        require(_hireling_can_carry(g, h, inst), "H7", f"{g.defs[h].name} cannot use {g.defs[inst].name}")
+        require(hireling_can_use(g, h, inst), "H7", f"{g.defs[h].name} cannot use {g.defs[inst].name}")
         return
-    from munchkin.engine.rules.items import can_use
-
     require(can_use(g, p, inst), "B11", f"you cannot use {g.defs[inst].name}")
     others = [i for i in p.carried if i != inst]
-    problem = limit_problem(g, p, [*p.equipped, inst], others, p.steeds)
-    require(problem is None, "B11", problem or "")
+    if g.defs[inst].type == "steed":  # a steed that can now be used rides (S8)
+        require_fits(limit_problem(g, p, p.equipped, others, [*p.steeds, inst]))
+    else:
+        require_fits(limit_problem(g, p, [*p.equipped, inst], others, p.steeds))
 
 
 def do_equip(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -52,7 +44,7 @@ def do_equip(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
         assert h is not None
         g.carrying.setdefault(h, []).append(inst)
     else:
-        p.equipped.append(inst)
+        (p.steeds if g.defs[inst].type == "steed" else p.equipped).append(inst)
     ev.append(Event("item_equipped", {"player": p.name, "card": a.arg, "hireling": a.hireling}))
 
 

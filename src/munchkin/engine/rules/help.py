@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.combat import reopen_window, treasure_count
-from munchkin.engine.rules.items import receive_problem
+from munchkin.engine.rules.items import receive_problem, require_fits
 from munchkin.engine.rules.strength import munchkins_win
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import free_to_act, in_fight
@@ -32,7 +32,7 @@ def check_ask(g: GameState, seat: int, a: Action) -> None:
     require(0 <= a.reward <= treasure_count(g), "B8", "the bribe is some of the fight's treasures")
     items = _bribe_items(g, seat, a.give)
     problem = receive_problem(g, helper, items, [])
-    require(problem is None, "B8", f"{g.players[helper].name} could not hold the bribe: {problem}")
+    require_fits(problem, f"{g.players[helper].name} could not hold the bribe: ")
 
 
 def _bribe_items(g: GameState, seat: int, card_ids: tuple[str, ...]) -> list[int]:

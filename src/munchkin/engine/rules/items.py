@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from munchkin.cards.schema import CardDef
+from munchkin.engine.errors import RulesError
 from munchkin.engine.events import Event
-from munchkin.engine.rules.character import classes, is_race, races
+from munchkin.engine.rules.character import classes, hireling_traits, hirelings_allowed, is_race, races
 from munchkin.engine.state import GameState, PlayerState, Prompt
 
 WORN_SLOTS = ("headgear", "armor", "footgear")
@@ -25,6 +28,13 @@ def traits_allow(card: CardDef, race_ids: frozenset[str], class_ids: frozenset[s
 def can_use(g: GameState, p: PlayerState, inst: int) -> bool:
     """Restrictions limit using, not carrying (B11); a Cheat! lifts them (B17)."""
     return cheated(g, inst) or traits_allow(g.defs[inst], races(g, p), classes(g, p), p.sex)
+
+
+def hireling_can_use(g: GameState, hireling: int, item: int) -> bool:
+    """A carrier hireling uses items fit for its own race, class and sex (H7, H15, H16)."""
+    if cheated(g, item) or cheated(g, hireling):
+        return True
+    return traits_allow(g.defs[item], *hireling_traits(g, hireling))
 
 
 def _capacity_cards(g: GameState, p: PlayerState) -> list[CardDef]:
@@ -54,42 +64,66 @@ def steeds_allowed(g: GameState, p: PlayerState) -> int:
     return 1 + sum(g.defs[i].extra_steeds for i in givers)
 
 
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A limit a layout of cards would break: which (`kind`), the rule, and why."""
+
+    kind: str  # a worn slot, "hands", "big", "complex", "steeds" or "hirelings"
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
 def limit_problem(
     g: GameState, p: PlayerState, equipped: list[int], carried: list[int], steeds: list[int]
-) -> str | None:
-    """What rule a layout of items would break, or None. Cheated cards are exempt (B17)."""
+) -> Problem | None:
+    """What limit a layout of items would break, or None. Cheated cards are exempt (B17)."""
     return use_problem(g, p, equipped) or holding_problem(g, p, equipped + carried, steeds)
 
 
-def use_problem(g: GameState, p: PlayerState, equipped: list[int]) -> str | None:
+def use_problem(g: GameState, p: PlayerState, equipped: list[int]) -> Problem | None:
     """Slots and hands of the items in use (B11, H6)."""
     counted = [i for i in equipped if not cheated(g, i)]
     for slot in WORN_SLOTS:
         if sum(1 for i in counted if g.defs[i].slot == slot) > 1:
-            return f"only one {slot} may be in use"
+            return Problem(slot, "B11", f"only one {slot} may be in use")
     hands = sum(g.defs[i].hands for i in counted if g.defs[i].slot == "hands")
     if hands > hands_available(g, p):
-        return f"not enough free hands ({hands} needed, {hands_available(g, p)} available)"
+        return Problem(
+            "hands", "B11", f"not enough free hands ({hands} needed, {hands_available(g, p)} available)"
+        )
     return None
 
 
-def holding_problem(g: GameState, p: PlayerState, owned: list[int], steeds: list[int]) -> str | None:
-    """Big and Complex items in play, and steeds (B11, S2, S3)."""
+def holding_problem(g: GameState, p: PlayerState, owned: list[int], steeds: list[int]) -> Problem | None:
+    """Big and Complex items in play, and steeds in use (B11, S2, S3)."""
     owned = [i for i in owned if not cheated(g, i)]
     cap = big_allowed(g, p)
     if cap is not None and sum(1 for i in owned if g.defs[i].big) > cap:
-        return "only one Big item may be in play"
+        return Problem("big", "B11", "only one Big item may be in play")
     if sum(1 for i in owned if g.defs[i].complex) > complex_allowed(g, p):
-        return "only one Complex item may be in play"
+        return Problem("complex", "B11", "only one Complex item may be in play")
     if sum(1 for s in steeds if not cheated(g, s)) > steeds_allowed(g, p):
-        return "only one steed may be in play"
+        return Problem("steeds", "S2", "only one steed may be in play")
     return None
 
 
-def place_new_item(g: GameState, p: PlayerState, inst: int) -> str | None:
+def _breaking(g: GameState, p: PlayerState, problem: Problem) -> list[int]:
+    """The cards of a player that break the limit of `problem`: one of them must go."""
+    kind = problem.kind
+    if kind == "steeds":
+        return [s for s in p.steeds if not cheated(g, s)]
+    if kind in ("big", "complex"):
+        return [i for i in p.equipped + p.carried if getattr(g.defs[i], kind) and not cheated(g, i)]
+    return [i for i in p.equipped if g.defs[i].slot == kind and not cheated(g, i)]
+
+
+def place_new_item(g: GameState, p: PlayerState, inst: int) -> Problem | None:
     """Put an item into play: in use when its owner can use it, else carried (B11).
 
-    Returns None when placed, or the rule problem that stops it entering play."""
+    Returns None when placed, or the problem that stops it entering play."""
     if can_use(g, p, inst) and limit_problem(g, p, [*p.equipped, inst], p.carried, p.steeds) is None:
         p.equipped.append(inst)
         return None
@@ -99,7 +133,7 @@ def place_new_item(g: GameState, p: PlayerState, inst: int) -> str | None:
     return problem
 
 
-def check_placeable(g: GameState, p: PlayerState, inst: int) -> str | None:
+def check_placeable(g: GameState, p: PlayerState, inst: int) -> Problem | None:
     """Whether an item could enter play now, without changing anything."""
     if can_use(g, p, inst) and limit_problem(g, p, [*p.equipped, inst], p.carried, p.steeds) is None:
         return None
@@ -134,23 +168,25 @@ def reconcile_use(g: GameState, seat: int, ev: list[Event]) -> None:
 
 
 def fit_task(g: GameState, seat: int, ev: list[Event]) -> None:
-    """Items that can no longer be used become carried; while slots or hands are over the
-    limit the owner takes off items of their choice; Big or Complex items over the limit
-    are discarded, the owner choosing which (B11, H6, R16)."""
+    """Items and steeds that can no longer be used become carried, and so do items a
+    hireling can no longer use (B11, S8, H7); over a slot or hand limit the owner takes off
+    an item of their choice; over the Big, Complex or steed limit the owner gets rid of one
+    (B11, H6, S2, R16). Repeats until everything fits."""
     p = g.players[seat]
-    for inst in [i for i in p.equipped if not can_use(g, p, i)]:
+    for inst in [i for i in p.equipped + p.steeds if not can_use(g, p, i)]:
         take_off(g, p, inst, ev)
-    if use_problem(g, p, p.equipped) is not None:
-        worn = [i for i in p.equipped if g.defs[i].slot != "none" and not cheated(g, i)]
-        _ask_or_do(g, seat, worn, "take_off", ev)
-    elif holding_problem(g, p, p.equipped + p.carried, p.steeds) is not None:
-        extra = [i for i in p.equipped + p.carried + p.steeds if _over_limit_kind(g, i) and not cheated(g, i)]
-        _ask_or_do(g, seat, extra, "get_rid", ev)
-
-
-def _over_limit_kind(g: GameState, inst: int) -> bool:
-    card = g.defs[inst]
-    return card.big or card.complex or card.type == "steed"
+    for h in p.hirelings:
+        for inst in [i for i in g.carrying.get(h, ()) if not hireling_can_use(g, h, i)]:
+            g.carrying[h].remove(inst)
+            p.carried.append(inst)
+            ev.append(Event("item_unequipped", {"player": p.name, "card": g.defs[inst].id}))
+    problem = use_problem(g, p, p.equipped)
+    if problem is not None:
+        _ask_or_do(g, seat, _breaking(g, p, problem), "take_off", ev)
+        return
+    problem = holding_problem(g, p, p.equipped + p.carried, p.steeds)
+    if problem is not None:
+        _ask_or_do(g, seat, _breaking(g, p, problem), "get_rid", ev)
 
 
 def _ask_or_do(g: GameState, seat: int, candidates: list[int], kind: str, ev: list[Event]) -> None:
@@ -178,16 +214,14 @@ def answer_fit(g: GameState, prompt: Prompt, option: str, ev: list[Event]) -> No
 
 
 def take_off(g: GameState, p: PlayerState, inst: int, ev: list[Event]) -> None:
-    """An item in use becomes carried."""
-    p.equipped.remove(inst)
+    """An item (or steed) in use becomes carried."""
+    (p.steeds if inst in p.steeds else p.equipped).remove(inst)
     p.carried.append(inst)
     ev.append(Event("item_unequipped", {"player": p.name, "card": g.defs[inst].id}))
 
 
-def receive_problem(g: GameState, seat: int, gets: list[int], gives: list[int]) -> str | None:
+def receive_problem(g: GameState, seat: int, gets: list[int], gives: list[int]) -> Problem | None:
     """The limit a player would break by getting these cards in play for those (B11, H1, S2)."""
-    from munchkin.engine.rules.character import hirelings_allowed
-
     p = g.players[seat]
     kinds = {i: g.defs[i].type for i in gets}
     owned = [i for i in p.equipped + p.carried if i not in gives]
@@ -195,7 +229,7 @@ def receive_problem(g: GameState, seat: int, gets: list[int], gives: list[int]) 
     steeds = [i for i in p.steeds if i not in gives] + [i for i in gets if kinds[i] == "steed"]
     hirelings = [i for i in p.hirelings if i not in gives] + [i for i in gets if kinds[i] == "hireling"]
     if sum(1 for h in hirelings if not cheated(g, h)) > hirelings_allowed(g, p):
-        return "only one hireling may be in play"
+        return Problem("hirelings", "H1", "only one hireling may be in play")
     return holding_problem(g, p, owned, steeds)
 
 
@@ -214,3 +248,9 @@ def hand_over(g: GameState, moves: list[tuple[int, int, int]], ev: list[Event]) 
             ev.append(Event("card_lost", {"player": taker.name, "card": g.defs[inst].id, "source": "limit"}))
     for seat in {s for move in moves for s in move[:2]}:
         reconcile_use(g, seat, ev)
+
+
+def require_fits(problem: Problem | None, prefix: str = "") -> None:
+    """Refuse with the rule of the limit that would break, if any."""
+    if problem is not None:
+        raise RulesError(problem.rule, prefix + problem.message)

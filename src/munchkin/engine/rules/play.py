@@ -28,6 +28,7 @@ from munchkin.engine.rules.items import (
     discard,
     place_new_item,
     reconcile_use,
+    require_fits,
 )
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import free_to_act, in_fight, own_turn, require_own_turn_calm
@@ -100,8 +101,7 @@ def _enhanced_trait(g: GameState, seat: int, card_id: str | None, kind: str) -> 
 
 def _check_item(g: GameState, seat: int, inst: int, a: Action) -> None:
     require_own_turn_calm(g, seat, "B11", "items are played")
-    problem = check_placeable(g, g.players[seat], inst)
-    require(problem is None, "B11", problem or "")
+    require_fits(check_placeable(g, g.players[seat], inst))
 
 
 def _check_steed(g: GameState, seat: int, inst: int, a: Action) -> None:
@@ -110,8 +110,7 @@ def _check_steed(g: GameState, seat: int, inst: int, a: Action) -> None:
     require_own_turn_calm(g, seat, "S8", "steeds are played")
     p = g.players[seat]
     if not can_use(g, p, inst):  # an unusable steed is an ordinary Big item (S8)
-        problem = check_placeable(g, p, inst)
-        require(problem is None, "S8", problem or "")
+        require_fits(check_placeable(g, p, inst))
         return
     counted = [s for s in p.steeds if not cheated(g, s)]
     require(len(counted) < steeds_allowed(g, p), "S2", "you already have a steed")
@@ -375,9 +374,9 @@ def _do_cheat(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) ->
         zone.append(target)
     else:
         g.attached.setdefault(target, []).append(inst)
-        if target in p.carried and g.defs[target].type == "item":
+        if target in p.carried and g.defs[target].type in ("item", "steed"):
             p.carried.remove(target)
-            p.equipped.append(target)
+            (p.steeds if g.defs[target].type == "steed" else p.equipped).append(target)
     reconcile_use(g, seat, ev)
 
 

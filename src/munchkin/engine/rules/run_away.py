@@ -41,7 +41,7 @@ def run_modifier(g: GameState, seat: int, monster: int | None = None) -> Breakdo
         for who, amount, source, power in g.combat.mods:
             if who == seat and power in RUN_POWERS:
                 parts.append(Part(power, amount, g.defs[source].id, "B14" if power == "flight" else "B9"))
-    if monster is not None and g.defs[monster].run_away:
+    if monster is not None and g.defs[monster].type == "monster" and g.defs[monster].run_away:
         card = g.defs[monster]
         parts.append(Part(f"{card.name}", card.run_away, card.id, "B9"))
     return Breakdown("run away", tuple(parts))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from munchkin.cards.schema import CardDef, VsBonus
 from munchkin.engine.explain import Breakdown, Part
 from munchkin.engine.rules.character import classes, hireling_traits, is_class, races
-from munchkin.engine.rules.items import can_use
+from munchkin.engine.rules.items import can_use, hireling_can_use
 from munchkin.engine.state import Combat, GameState
 
 COMBAT_POWERS = ("berserking", "turning", "backstab")
@@ -39,7 +39,7 @@ def character_parts(g: GameState, seat: int) -> list[Part]:
             parts.append(Part(f"hireling {card.name}", card.bonus, card.id, "B6"))
         for inst in g.carrying.get(h, ()):
             item = g.defs[inst]
-            if item.bonus:
+            if item.bonus and hireling_can_use(g, h, inst):
                 parts.append(Part(f"{item.name} (carried by {card.name})", item.bonus, item.id, "H8"))
     for kind, amount, source in p.lasting:
         if kind == "combat":

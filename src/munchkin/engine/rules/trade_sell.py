@@ -8,7 +8,7 @@ from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import WIN_LEVEL, is_race
 from munchkin.engine.rules.effects import part_with
-from munchkin.engine.rules.items import discard, hand_over, receive_problem
+from munchkin.engine.rules.items import discard, hand_over, receive_problem, require_fits
 from munchkin.engine.state import GameState, Offer
 from munchkin.engine.timing import free_to_act, own_turn_calm, require_own_turn_calm
 from munchkin.engine.verbs import refuse, register, require, single
@@ -96,7 +96,7 @@ def check_trade(g: GameState, seat: int, a: Action) -> None:
     _require_owns(g, seat, a.give)
     _require_owns(g, other, a.take)
     problem = receive_problem(g, seat, _pick(g, other, a.take), _pick(g, seat, a.give))
-    require(problem is None, "B11", f"you could not hold it: {problem}")
+    require_fits(problem, "you could not hold it: ")
 
 
 def check_accept(g: GameState, seat: int, a: Action) -> None:
@@ -104,14 +104,20 @@ def check_accept(g: GameState, seat: int, a: Action) -> None:
     offer = g.offer
     assert offer is not None
     problem = receive_problem(g, seat, list(offer.give), list(offer.take))
-    require(problem is None, "B11", f"you could not hold it: {problem}")
+    require_fits(problem, "you could not hold it: ")
 
 
 def _require_owns(g: GameState, seat: int, card_ids: tuple[str, ...]) -> None:
     pool = _tradeable(g, seat)
     for card_id in card_ids:
         inst = g.find(pool, card_id)
-        require(inst is not None, "B13", f"{card_id} is not an item {g.players[seat].name} has in play")
+        p = g.players[seat]
+        require(
+            g.find(p.hirelings, card_id) is None or inst is not None,
+            "H5",
+            f"{card_id} has no gold value, so it is no Item and cannot be traded",
+        )
+        require(inst is not None, "B13", f"{card_id} is not an item {p.name} has in play")
         pool.remove(inst or 0)
 
 
