@@ -13,6 +13,7 @@ from munchkin.cards import cli as cards_cli
 from munchkin.cards.loader import CardLoadError, load_builtin_sets
 from munchkin.cards.schema import CardDef
 from munchkin.engine.events import Event
+from munchkin.engine.game import SetupError
 from munchkin.match import play_match
 from munchkin.scenario import cli as scenario_cli
 from munchkin.text import sentence
@@ -50,7 +51,11 @@ def demo(
         if line:
             typer.echo(line)
 
-    result = play_match(cards, players, seed, bots, on_event=tell)
+    try:
+        result = play_match(cards, players, seed, bots, on_event=tell)
+    except SetupError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
     typer.echo(
         f"Winner: {result.winner or 'nobody'} after {result.turns} turns "
         f"and {len(result.decisions)} decisions."
