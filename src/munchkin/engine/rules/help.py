@@ -30,9 +30,9 @@ def check_ask(g: GameState, seat: int, a: Action) -> None:
         raise refuse("B8", f"there is no player '{a.arg}'") from None
     require(helper != seat and not g.players[helper].dead, "B8", "ask another living player")
     require(0 <= a.reward <= treasure_count(g), "B8", "the bribe is some of the fight's treasures")
-    items = _bribe_items(g, seat, a.give)
-    problem = receive_problem(g, helper, items, [])
-    require_fits(problem, f"{g.players[helper].name} could not hold the bribe: ")
+    if a.give:
+        problem = receive_problem(g, helper, _bribe_items(g, seat, a.give), [])
+        require_fits(problem, f"{g.players[helper].name} could not hold the bribe: ")
 
 
 def _bribe_items(g: GameState, seat: int, card_ids: tuple[str, ...]) -> list[int]:
