@@ -12,14 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from munchkin.engine.actions import Action
-from munchkin.engine.errors import RulesError
 from munchkin.engine.events import Event
 from munchkin.engine.rules import effects, items, run_away
 from munchkin.engine.rules.combat import resolve
 from munchkin.engine.rules.turn import give_charity, next_turn
 from munchkin.engine.state import GameState, Prompt
 from munchkin.engine.timing import free_to_act, in_fight
-from munchkin.engine.verbs import REGISTRY, register, require, single
+from munchkin.engine.verbs import REGISTRY, passes, register, require, single
 
 RESPONSES = ("play", "berserk", "turn_undead", "backstab", "charm")
 """Verbs that count as a response in a window; discarding one's own cards does not."""
@@ -33,15 +32,16 @@ def legal_actions(g: GameState, seat: int) -> list[Action]:
         if g.prompt.player != seat:
             return []
         return [Action("choose", option) for option in g.prompt.options]
-    return [a for verb in REGISTRY.values() for a in verb.options(g, seat) if _accepts(g, seat, a)]
+    return [
+        a
+        for verb in REGISTRY.values()
+        for a in verb.options(g, seat)
+        if verb.prechecked or passes(verb.check, g, seat, a)
+    ]
 
 
 def _accepts(g: GameState, seat: int, a: Action) -> bool:
-    try:
-        REGISTRY[a.verb].check(g, seat, a)
-    except RulesError:
-        return False
-    return True
+    return passes(REGISTRY[a.verb].check, g, seat, a)
 
 
 def has_response(g: GameState, seat: int) -> bool:

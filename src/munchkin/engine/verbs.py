@@ -21,16 +21,38 @@ Options = Callable[[GameState, int], Iterable[Action]]
 
 @dataclass(frozen=True, slots=True)
 class Verb:
+    """`prechecked`: the options are built from the same checks and are all legal, so
+    `legal_actions` need not check them again (for verbs with many candidates)."""
+
     check: Check
     do: Do
     options: Options
+    prechecked: bool = False
 
 
 REGISTRY: dict[str, Verb] = {}
 
 
-def register(name: str, check: Check, do: Do, options: Options) -> None:
-    REGISTRY[name] = Verb(check, do, options)
+def register(name: str, check: Check, do: Do, options: Options, prechecked: bool = False) -> None:
+    REGISTRY[name] = Verb(check, do, options, prechecked)
+
+
+def holds(check: Callable[[GameState, int], None], g: GameState, seat: int) -> bool:
+    """Whether a check that takes no action accepts the player now."""
+    try:
+        check(g, seat)
+    except RulesError:
+        return False
+    return True
+
+
+def passes(check: Check, g: GameState, seat: int, a: Action) -> bool:
+    """Whether a check accepts the action."""
+    try:
+        check(g, seat, a)
+    except RulesError:
+        return False
+    return True
 
 
 def refuse(rule: str, message: str) -> RulesError:

@@ -11,10 +11,16 @@ from munchkin.engine.rules.items import receive_problem, require_fits
 from munchkin.engine.rules.strength import munchkins_win
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import free_to_act, in_fight
-from munchkin.engine.verbs import refuse, register, require, single
+from munchkin.engine.verbs import holds, passes, refuse, register, require, single
 
 
 def check_ask(g: GameState, seat: int, a: Action) -> None:
+    _may_ask(g, seat)
+    _check_helper(g, seat, a)
+
+
+def _may_ask(g: GameState, seat: int) -> None:
+    """Whether the fighter may ask anyone now (B8)."""
     c = g.combat
     require(
         in_fight(g) and c is not None and c.fighter == seat and free_to_act(g, seat),
@@ -24,6 +30,10 @@ def check_ask(g: GameState, seat: int, a: Action) -> None:
     assert c is not None
     require(c.helper is None and c.asked is None, "B8", "only one other player may help")
     require(not munchkins_win(g), "B8", "one cannot ask for help once winning")
+
+
+def _check_helper(g: GameState, seat: int, a: Action) -> None:
+    """Whether this player may be asked, with this bribe (B8)."""
     try:
         helper = g.index(a.arg or "")
     except KeyError:
@@ -64,13 +74,15 @@ def do_ask(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 
 
 def ask_options(g: GameState, seat: int) -> Iterator[Action]:
+    """Every other player, with every bribe of treasures (checked here, once for all)."""
     c = g.combat
-    if c is None or c.fighter != seat or c.helper is not None or c.asked is not None or not in_fight(g):
+    if c is None or c.fighter != seat or not holds(_may_ask, g, seat):
         return
     for q in g.players:
-        if q.name != g.players[seat].name:
-            for reward in range(treasure_count(g) + 1):
-                yield Action("ask_help", q.name, reward=reward)
+        for reward in range(treasure_count(g) + 1):
+            action = Action("ask_help", q.name, reward=reward)
+            if passes(_check_helper, g, seat, action):
+                yield action
 
 
 def check_answer(g: GameState, seat: int, a: Action) -> None:
@@ -96,6 +108,6 @@ def _asked(g: GameState, seat: int) -> bool:
     return g.combat is not None and g.combat.asked == seat
 
 
-register("ask_help", check_ask, do_ask, ask_options)
+register("ask_help", check_ask, do_ask, ask_options, prechecked=True)
 register("accept_help", check_answer, do_accept, single("accept_help", _asked))
 register("decline_help", check_answer, do_decline, single("decline_help", _asked))

@@ -11,7 +11,7 @@ from munchkin.engine.rules.effects import part_with
 from munchkin.engine.rules.items import discard, hand_over, receive_problem, require_fits
 from munchkin.engine.state import GameState, Offer
 from munchkin.engine.timing import free_to_act, own_turn_calm, require_own_turn_calm
-from munchkin.engine.verbs import refuse, register, require, single
+from munchkin.engine.verbs import holds, passes, refuse, register, require, single
 
 GOLD_PER_LEVEL = 1000
 
@@ -85,8 +85,18 @@ def _tradeable(g: GameState, seat: int) -> list[int]:
 
 
 def check_trade(g: GameState, seat: int, a: Action) -> None:
+    _may_trade(g, seat)
+    _check_deal(g, seat, a)
+
+
+def _may_trade(g: GameState, seat: int) -> None:
+    """Trades are made on your own turn, outside combat (B13)."""
     require_own_turn_calm(g, seat, "B13", "trades are made")
     require(g.phase != "setup", "B13", "trades are made on your own turn")
+
+
+def _check_deal(g: GameState, seat: int, a: Action) -> None:
+    """Whether this trade, with this player, may be offered (B13, H5, R27)."""
     try:
         other = g.index(a.arg or "")
     except KeyError:
@@ -146,8 +156,8 @@ def _pick(g: GameState, seat: int, card_ids: tuple[str, ...]) -> list[int]:
 
 
 def trade_options(g: GameState, seat: int) -> Iterator[Action]:
-    """Trades of one item each way, or a gift; larger trades are accepted too."""
-    if not own_turn_calm(g, seat) or g.phase == "setup":
+    """Trades of one item each way, or a gift, checked here (larger trades are legal too)."""
+    if not holds(_may_trade, g, seat):
         return
     mine = list(dict.fromkeys(g.defs[i].id for i in _tradeable(g, seat)))
     for q in g.players:
@@ -155,8 +165,10 @@ def trade_options(g: GameState, seat: int) -> Iterator[Action]:
             continue
         theirs = list(dict.fromkeys(g.defs[i].id for i in _tradeable(g, g.index(q.name))))
         for give in mine:
-            yield Action("trade", q.name, give=(give,))
-            yield from (Action("trade", q.name, give=(give,), take=(take,)) for take in theirs)
+            for take in ((), *((t,) for t in theirs)):
+                action = Action("trade", q.name, give=(give,), take=take)
+                if passes(_check_deal, g, seat, action):
+                    yield action
 
 
 def check_answer(g: GameState, seat: int, a: Action) -> None:
@@ -186,6 +198,6 @@ def _offered(g: GameState, seat: int) -> bool:
 
 
 register("sell", check_sell, do_sell, sell_options)
-register("trade", check_trade, do_trade, trade_options)
+register("trade", check_trade, do_trade, trade_options, prechecked=True)
 register("accept_trade", check_accept, do_accept, single("accept_trade", _offered))
 register("decline_trade", check_answer, do_decline, single("decline_trade", _offered))
