@@ -20,7 +20,6 @@ and ``big: 1`` are type errors, never silently converted.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from pydantic_core import ErrorDetails
 from yaml.reader import ReaderError
 
 from munchkin.cards.schema import EFFECT_KEYS, CardDef
+from munchkin.errortext import clean, key_path, problem, show, suggest
 
 __all__ = [
     "MAX_ALIAS_NODES",
@@ -64,27 +64,6 @@ _YAML_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SLUG = re.compile(r"[a-z0-9-]+")
 _EFFECT_LISTS = frozenset({"bad_stuff", "effects", "then", "else"})
 _TOP_LEVEL_KEYS = ("set", "cards")
-_EXPECTED = {
-    "int_type": "an integer",
-    "int_parsing": "an integer",
-    "int_from_float": "an integer",
-    "bool_type": "true or false",
-    "bool_parsing": "true or false",
-    "string_type": "text",
-    "string_pattern_mismatch": "a slug (a-z, 0-9, '-')",
-    "tuple_type": "a list",
-    "list_type": "a list",
-    "model_type": "a mapping",
-    "model_attributes_type": "a mapping",
-    "dict_type": "a mapping",
-}
-_BOUNDS = {
-    "greater_than_equal": ("ge", ">="),
-    "greater_than": ("gt", ">"),
-    "less_than_equal": ("le", "<="),
-    "less_than": ("lt", "<"),
-}
-
 _Model = TypeVar("_Model", bound=BaseModel)
 
 
@@ -270,10 +249,10 @@ class _EventGuard:
     def _alias(self, event: yaml.AliasEvent) -> None:
         name = event.anchor or ""
         if name not in self.anchors:
-            raise self._error(event, f"bad YAML: undefined alias '*{_clean(name)}'")
+            raise self._error(event, f"bad YAML: undefined alias '*{clean(name)}'")
         target = self.anchors[name]
         if target is None:
-            raise self._error(event, f"alias '*{_clean(name)}' refers to its own enclosing node")
+            raise self._error(event, f"alias '*{clean(name)}' refers to its own enclosing node")
         size, height = target
         self.alias_nodes += size
         if self.alias_nodes > MAX_ALIAS_NODES:
@@ -341,16 +320,16 @@ def _split_document(data: object, source: str) -> tuple[SetMeta | None, Sequence
         return None, data, 2
     if not isinstance(data, dict):
         expected = "expected a list of cards or a mapping with 'cards'"
-        raise CardLoadError.at(source, f"{expected}, got {_show(data)}")
+        raise CardLoadError.at(source, f"{expected}, got {show(data)}")
     for key in data:
         if key not in _TOP_LEVEL_KEYS:
-            hint = _suggest(str(key), _TOP_LEVEL_KEYS) or " (a file has 'set' and 'cards')"
-            raise CardLoadError.at(source, f"unknown top-level key{hint}", key=_clean(str(key)))
+            hint = suggest(str(key), _TOP_LEVEL_KEYS) or " (a file has 'set' and 'cards')"
+            raise CardLoadError.at(source, f"unknown top-level key{hint}", key=clean(str(key)))
     items = data.get("cards")
     if "cards" not in data:
         raise CardLoadError.at(source, "required", key="cards")
     if not isinstance(items, list | tuple):
-        raise CardLoadError.at(source, f"expected a list, got {_show(items)}", key="cards")
+        raise CardLoadError.at(source, f"expected a list, got {show(items)}", key="cards")
     meta = _parse_meta(data["set"], source) if "set" in data else None
     return meta, items, 3
 
@@ -367,7 +346,7 @@ def _parse_card(raw: object, source: str, index: int, depth: int) -> CardDef:
     card_id = _raw_id(raw)
     where = f"card #{index}" if card_id is None else f"card '{card_id}'"
     if not isinstance(raw, dict):
-        raise CardLoadError.at(source, f"expected a mapping, got {_show(raw)}", where=where)
+        raise CardLoadError.at(source, f"expected a mapping, got {show(raw)}", where=where)
     try:
         card = _validate(CardDef, raw, depth)
         _check_card(card)
@@ -440,79 +419,21 @@ def _is_monster_without_level(raw: object) -> bool:
 
 
 def _key_path(loc: tuple[int | str, ...]) -> str | None:
-    """`('bad_stuff', 0, 'lose')` -> `bad_stuff[0].lose`."""
-    text = ""
-    for part in loc:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        else:
-            text += f".{part}" if text else str(part)
-    return _clean(text) if text else None
+    return key_path(loc) or None
 
 
 def _message(error: ErrorDetails, model: type[BaseModel]) -> str:
-    kind = error["type"]
-    got = _show(error["input"])
-    ctx = error.get("ctx") or {}
-    if kind == "missing":
-        return "required"
-    if kind == "extra_forbidden":
-        return _unknown_key(error["loc"], model)
-    if kind in _EXPECTED:
-        return f"expected {_EXPECTED[kind]}, got {got}"
-    if kind == "literal_error":
-        choices = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
-        if not choices:
-            return f"must be {str(ctx.get('expected', '')).lower()}, got {got}"
-        return f"must be one of: {', '.join(choices)} (got {got})"
-    if kind in _BOUNDS:
-        name, sign = _BOUNDS[kind]
-        return f"must be {sign} {ctx.get(name)}, got {got}"
-    if kind == "string_too_short":
-        return "must not be empty"
-    if kind == "value_error" and "error" in ctx:
-        return str(ctx["error"])
-    return f"{error['msg']}, got {got}"
+    return problem(error, lambda e: _unknown_key(e["loc"], model))
 
 
 def _unknown_key(loc: tuple[int | str, ...], model: type[BaseModel]) -> str:
     name = str(loc[-1])
     if len(loc) >= 3 and isinstance(loc[-2], int) and loc[-3] in _EFFECT_LISTS:
-        return "unknown effect" + _suggest(name, EFFECT_KEYS)
+        return "unknown effect" + suggest(name, EFFECT_KEYS)
     if len(loc) == 1:
         fields = [info.alias or field for field, info in model.model_fields.items()]
-        return "unknown key" + _suggest(name, fields)
+        return "unknown key" + suggest(name, fields)
     return "unknown key"
-
-
-def _suggest(name: str, choices: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
-
-
-def _show(value: object) -> str:
-    """A short, one-line picture of a value from the file."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value) if value.bit_length() <= 64 else "a very large integer"
-    if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, str):
-        return repr(value if len(value) <= 40 else value[:37] + "...")
-    if isinstance(value, list | tuple):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return f"a {type(value).__name__}"
-
-
-def _clean(text: str, limit: int = 60) -> str:
-    """Text from the file made printable and short, for use inside a message."""
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _first_line(value: object, limit: int = 100) -> str:
@@ -588,7 +509,7 @@ def _load_builtin(name: str) -> CardSet:
     known = builtin_set_names()
     if name not in known:
         listed = ", ".join(known) or "none"
-        raise CardLoadError(f"unknown card set '{_clean(name)}' (known: {listed})")
+        raise CardLoadError(f"unknown card set '{clean(name)}' (known: {listed})")
     path = SETS_DIR / f"{name}.yaml"
     card_set = load_card_file(path, source=_display(path))
     if card_set.name != name:
@@ -631,7 +552,7 @@ def _with_requirements(by_name: dict[str, CardSet]) -> list[CardSet]:
 
 def _load_required(name: str, by: CardSet) -> CardSet:
     if name not in builtin_set_names():
-        problem = f"unknown set '{_clean(name)}' (neither given nor built in)"
+        problem = f"unknown set '{clean(name)}' (neither given nor built in)"
         raise CardLoadError.at(by.source, problem, key="set.requires")
     return _load_builtin(name)
 

@@ -40,6 +40,29 @@ VERBS = (
 )
 
 
+CARD_VERBS = frozenset(
+    {
+        "play",
+        "keep",
+        "monstrify",
+        "look_for_trouble",
+        "equip",
+        "unequip",
+        "discard",
+        "sacrifice_hireling",
+        "berserk",
+        "turn_undead",
+        "flight",
+        "charm",
+        "backstab",
+        "steal",
+    }
+)
+"""Verbs whose argument is a card id."""
+PLAYER_VERBS = frozenset({"trade", "ask_help"})
+"""Verbs whose argument is a player's name."""
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One decision. `arg` is the verb's argument (a card id, a player, an option)."""

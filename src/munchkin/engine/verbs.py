@@ -60,6 +60,14 @@ def refuse(rule: str, message: str) -> RulesError:
     return RulesError(rule, message)
 
 
+def seat_of(g: GameState, name: str | None, rule: str) -> int:
+    """The seat of the player named in an action, or a refusal under `rule`."""
+    try:
+        return g.index(name or "")
+    except KeyError:
+        raise RulesError(rule, f"there is no player '{name}'") from None
+
+
 def require(condition: bool, rule: str, message: str) -> None:
     """Refuse unless `condition` holds."""
     if not condition:

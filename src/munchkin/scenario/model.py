@@ -12,7 +12,6 @@ the step (1-based) or the key, and what is wrong.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, TypeVar
@@ -28,34 +27,14 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails
 
-from munchkin.engine.actions import VERBS, Action
+from munchkin.engine.actions import CARD_VERBS, PLAYER_VERBS, VERBS, Action
+from munchkin.errortext import clean, key_path, problem, show, suggest
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 
 ACTION_KEYS = ("target", "on", "hireling", "cards", "give", "take", "reward", "helper_escapes")
 """Keys an action mapping may hold besides its verb."""
-CARD_VERBS = frozenset(
-    {
-        "play",
-        "keep",
-        "monstrify",
-        "look_for_trouble",
-        "equip",
-        "unequip",
-        "discard",
-        "sacrifice_hireling",
-        "berserk",
-        "turn_undead",
-        "flight",
-        "charm",
-        "backstab",
-        "steal",
-    }
-)
-"""Verbs whose argument is a card id."""
-PLAYER_VERBS = frozenset({"trade", "ask_help"})
-"""Verbs whose argument is a player's name."""
 GLOBAL_CHECKS = ("combat", "door_discard", "treasure_discard", "winner", "legal", "not_legal")
 """Keys of `expect:` that are not player names."""
 _M = TypeVar("_M", bound=BaseModel)
@@ -539,24 +518,6 @@ def _validate(model: type[_M], value: object, where: str) -> _M:
 # ------------------------------------------------------------------ messages
 
 
-_EXPECTED = {
-    "int_type": "an integer",
-    "bool_type": "true or false",
-    "string_type": "text",
-    "list_type": "a list",
-    "model_type": "a mapping",
-    "model_attributes_type": "a mapping",
-    "dict_type": "a mapping",
-    "none_required": "null",
-}
-_BOUNDS = {
-    "greater_than_equal": ("ge", ">="),
-    "greater_than": ("gt", ">"),
-    "less_than_equal": ("le", "<="),
-    "less_than": ("lt", "<"),
-}
-
-
 def describe_error(exc: ValidationError) -> str:
     """The first validation error as `key 'a.b[0]': problem`, counting the others."""
     errors = exc.errors(include_url=False)
@@ -569,39 +530,8 @@ def describe_error(exc: ValidationError) -> str:
     return f"key '{path}': {message}" if path else message
 
 
-def key_path(loc: Sequence[int | str]) -> str:
-    """`('setup', 'players', 0, 'level')` -> `setup.players[0].level`."""
-    text = ""
-    for part in loc:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        elif part == "class_":
-            text += ".class" if text else "class"
-        elif not part[:1].isupper() and "[" not in part:  # skip union branch names
-            text += f".{part}" if text else part
-    return clean(text)
-
-
 def _error_message(error: ErrorDetails) -> str:
-    kind = error["type"]
-    got = show(error["input"])
-    ctx = error.get("ctx") or {}
-    if kind == "missing":
-        return "required"
-    if kind == "extra_forbidden":
-        return "unknown key" + suggest(str(error["loc"][-1]), _known_keys())
-    if kind in _EXPECTED:
-        return f"expected {_EXPECTED[kind]}, got {got}"
-    if kind == "literal_error":
-        return f"must be {ctx.get('expected', '')}, got {got}"
-    if kind in _BOUNDS:
-        name, sign = _BOUNDS[kind]
-        return f"must be {sign} {ctx.get(name)}, got {got}"
-    if kind == "string_too_short":
-        return "must not be empty"
-    if kind == "value_error" and "error" in ctx:
-        return str(ctx["error"])
-    return f"{error['msg']}, got {got}"
+    return problem(error, lambda e: "unknown key" + suggest(str(e["loc"][-1]), _known_keys()))
 
 
 def _known_keys() -> list[str]:
@@ -615,35 +545,6 @@ def _known_keys() -> list[str]:
         PileChecks,
     ]
     return sorted({info.alias or name for model in models for name, info in model.model_fields.items()})
-
-
-def suggest(name: str, choices: Sequence[str] | frozenset[str] | tuple[str, ...]) -> str:
-    """` (did you mean 'x'?)` for a close match, else nothing."""
-    close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
-
-
-def show(value: object) -> str:
-    """A short one-line picture of a value from the file."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value) if value.bit_length() <= 64 else "a very large integer"
-    if isinstance(value, str):
-        return repr(clean(value, 40))
-    if isinstance(value, list | tuple):
-        return "a list"
-    if isinstance(value, Mapping):
-        return "a mapping"
-    return f"a {type(value).__name__}"
-
-
-def clean(text: str, limit: int = 60) -> str:
-    """Text from the file made printable and short, for use inside a message."""
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _keys(raw: Mapping[Any, Any]) -> str:

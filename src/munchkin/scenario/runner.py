@@ -27,6 +27,7 @@ from munchkin.engine.errors import DiceExhausted, RulesError
 from munchkin.engine.game import Game
 from munchkin.engine.setup import HirelingSetup, PlayerSetup, Position, UnknownCard, build
 from munchkin.engine.state import PlayerState
+from munchkin.errortext import clean, show, suggest
 from munchkin.scenario.model import (
     ActionPattern,
     ActionStep,
@@ -38,10 +39,7 @@ from munchkin.scenario.model import (
     ScenarioError,
     SettleStep,
     Step,
-    clean,
     parse_scenario,
-    show,
-    suggest,
 )
 
 MAX_SCENARIO_BYTES = 1024 * 1024

@@ -11,7 +11,7 @@ from munchkin.engine.rules.items import receive_problem, require_fits
 from munchkin.engine.rules.strength import munchkins_win
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import free_to_act, in_fight
-from munchkin.engine.verbs import holds, passes, refuse, register, require, single
+from munchkin.engine.verbs import holds, passes, register, require, seat_of, single
 
 
 def check_ask(g: GameState, seat: int, a: Action) -> None:
@@ -34,10 +34,7 @@ def _may_ask(g: GameState, seat: int) -> None:
 
 def _check_helper(g: GameState, seat: int, a: Action) -> None:
     """Whether this player may be asked, with this bribe (B8)."""
-    try:
-        helper = g.index(a.arg or "")
-    except KeyError:
-        raise refuse("B8", f"there is no player '{a.arg}'") from None
+    helper = seat_of(g, a.arg, "B8")
     require(helper != seat and not g.players[helper].dead, "B8", "ask another living player")
     require(0 <= a.reward <= treasure_count(g), "B8", "the bribe is some of the fight's treasures")
     if a.give:

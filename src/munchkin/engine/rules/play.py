@@ -32,7 +32,7 @@ from munchkin.engine.rules.items import (
 )
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import free_to_act, in_fight, own_turn, require_own_turn_calm
-from munchkin.engine.verbs import refuse, register, require
+from munchkin.engine.verbs import refuse, register, require, seat_of
 
 CHEATABLE = ("item", "steed", "hireling")
 
@@ -50,10 +50,7 @@ def source_card(g: GameState, seat: int, card_id: str | None) -> int | None:
 def _target(g: GameState, seat: int, a: Action) -> int:
     if a.target is None:
         return seat
-    try:
-        return g.index(a.target)
-    except KeyError:
-        raise refuse("B15", f"there is no player '{a.target}'") from None
+    return seat_of(g, a.target, "B15")
 
 
 def _monster_in_fight(g: GameState, card_id: str | None) -> int | None:

@@ -13,7 +13,7 @@ from munchkin.engine.rules.decks import draw_to_hand
 from munchkin.engine.rules.items import discard, place_new_item, remove_from_play
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import free_to_act, in_fight, own_turn_calm, require_own_turn_calm
-from munchkin.engine.verbs import Options, refuse, register, require
+from munchkin.engine.verbs import Options, register, require, seat_of
 
 MAX_DISCARDS = 3
 THEFT_ROLL = 4
@@ -127,10 +127,7 @@ def do_charm(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 def check_backstab(g: GameState, seat: int, a: Action) -> None:
     require(free_to_act(g, seat) and in_fight(g), "B14", "backstab is used in a fight")
     require(is_class(g, g.players[seat], "thief"), "B14", "only a Thief may backstab")
-    try:
-        victim = g.index(a.target or "")
-    except KeyError:
-        raise refuse("B14", f"there is no player '{a.target}'") from None
+    victim = seat_of(g, a.target, "B14")
     require(victim != seat and victim in fight(g).fighters(), "B14", "backstab another player in the fight")
     already = any(w == victim and k == "backstab" for w, _, _, k in fight(g).mods)
     require(not already, "B14", "once per fighter per fight")
@@ -156,10 +153,7 @@ def check_steal(g: GameState, seat: int, a: Action) -> None:
     require_own_turn_calm(g, seat, "B14", "theft is tried")
     require(g.phase != "setup", "B14", "theft is tried on your own turn")
     require(is_class(g, g.players[seat], "thief"), "B14", "only a Thief may steal")
-    try:
-        victim = g.index(a.target or "")
-    except KeyError:
-        raise refuse("B14", f"there is no player '{a.target}'") from None
+    victim = seat_of(g, a.target, "B14")
     require(victim != seat, "B14", "steal from another player")
     inst = g.find(g.items_in_play(g.players[victim]), a.arg or "")
     require(inst is not None, "B14", f"{g.players[victim].name} has no {a.arg} in play")

@@ -11,7 +11,7 @@ from munchkin.engine.rules.effects import part_with
 from munchkin.engine.rules.items import discard, hand_over, receive_problem, require_fits
 from munchkin.engine.state import GameState, Offer
 from munchkin.engine.timing import free_to_act, own_turn_calm, require_own_turn_calm
-from munchkin.engine.verbs import holds, passes, refuse, register, require, single
+from munchkin.engine.verbs import holds, passes, register, require, seat_of, single
 
 GOLD_PER_LEVEL = 1000
 
@@ -97,10 +97,7 @@ def _may_trade(g: GameState, seat: int) -> None:
 
 def _check_deal(g: GameState, seat: int, a: Action) -> None:
     """Whether this trade, with this player, may be offered (B13, H5, R27)."""
-    try:
-        other = g.index(a.arg or "")
-    except KeyError:
-        raise refuse("B13", f"there is no player '{a.arg}'") from None
+    other = seat_of(g, a.arg, "B13")
     require(other != seat and not g.players[other].dead, "B13", "trade with another living player")
     require(bool(a.give or a.take), "B13", "a trade gives or takes something")
     _require_owns(g, seat, a.give)
