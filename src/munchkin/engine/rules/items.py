@@ -222,6 +222,8 @@ def take_off(g: GameState, p: PlayerState, inst: int, ev: list[Event]) -> None:
 
 def receive_problem(g: GameState, seat: int, gets: list[int], gives: list[int]) -> Problem | None:
     """The limit a player would break by getting these cards in play for those (B11, H1, S2)."""
+    if not any(_limited(g.defs[i]) for i in gets):
+        return None  # only Big, Complex, steeds and hirelings have limits on holding
     p = g.players[seat]
     kinds = {i: g.defs[i].type for i in gets}
     owned = [i for i in p.equipped + p.carried if i not in gives]
@@ -231,6 +233,10 @@ def receive_problem(g: GameState, seat: int, gets: list[int], gives: list[int]) 
     if sum(1 for h in hirelings if not cheated(g, h)) > hirelings_allowed(g, p):
         return Problem("hirelings", "H1", "only one hireling may be in play")
     return holding_problem(g, p, owned, steeds)
+
+
+def _limited(card: CardDef) -> bool:
+    return card.big or card.complex or card.type in ("steed", "hireling")
 
 
 def hand_over(g: GameState, moves: list[tuple[int, int, int]], ev: list[Event]) -> None:

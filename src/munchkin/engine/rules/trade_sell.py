@@ -11,7 +11,7 @@ from munchkin.engine.rules.effects import part_with
 from munchkin.engine.rules.items import discard, hand_over, receive_problem, require_fits
 from munchkin.engine.state import GameState, Offer
 from munchkin.engine.timing import free_to_act, own_turn_calm, require_own_turn_calm
-from munchkin.engine.verbs import holds, passes, register, require, seat_of, single
+from munchkin.engine.verbs import holds, register, require, seat_of, single
 
 GOLD_PER_LEVEL = 1000
 
@@ -97,13 +97,16 @@ def _may_trade(g: GameState, seat: int) -> None:
 
 def _check_deal(g: GameState, seat: int, a: Action) -> None:
     """Whether this trade, with this player, may be offered (B13, H5, R27)."""
-    other = seat_of(g, a.arg, "B13")
+    other = _partner(g, seat, a.arg)
+    gives, gets = _owned(g, seat, a.give), _owned(g, other, a.take)
+    require(bool(gives or gets), "B13", "a trade gives or takes something")
+    require_fits(receive_problem(g, seat, gets, gives), "you could not hold it: ")
+
+
+def _partner(g: GameState, seat: int, name: str | None) -> int:
+    other = seat_of(g, name, "B13")
     require(other != seat and not g.players[other].dead, "B13", "trade with another living player")
-    require(bool(a.give or a.take), "B13", "a trade gives or takes something")
-    _require_owns(g, seat, a.give)
-    _require_owns(g, other, a.take)
-    problem = receive_problem(g, seat, _pick(g, other, a.take), _pick(g, seat, a.give))
-    require_fits(problem, "you could not hold it: ")
+    return other
 
 
 def check_accept(g: GameState, seat: int, a: Action) -> None:
@@ -114,24 +117,30 @@ def check_accept(g: GameState, seat: int, a: Action) -> None:
     require_fits(problem, "you could not hold it: ")
 
 
-def _require_owns(g: GameState, seat: int, card_ids: tuple[str, ...]) -> None:
+def _owned(g: GameState, seat: int, card_ids: tuple[str, ...]) -> list[int]:
+    """The items in play a player would trade, by card id (B13); a hireling only when it is
+    an Item (H5)."""
+    p = g.players[seat]
     pool = _tradeable(g, seat)
+    owned = []
     for card_id in card_ids:
         inst = g.find(pool, card_id)
-        p = g.players[seat]
         require(
             g.find(p.hirelings, card_id) is None or inst is not None,
             "H5",
             f"{card_id} has no gold value, so it is no Item and cannot be traded",
         )
         require(inst is not None, "B13", f"{card_id} is not an item {p.name} has in play")
-        pool.remove(inst or 0)
+        assert inst is not None
+        pool.remove(inst)
+        owned.append(inst)
+    return owned
 
 
 def do_trade(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     other = g.index(a.arg or "")
-    give = tuple(_pick(g, seat, a.give))
-    take = tuple(_pick(g, other, a.take))
+    give = tuple(_owned(g, seat, a.give))
+    take = tuple(_owned(g, other, a.take))
     g.offer = Offer(seat, other, give, take)
     ev.append(
         Event(
@@ -141,31 +150,27 @@ def do_trade(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     )
 
 
-def _pick(g: GameState, seat: int, card_ids: tuple[str, ...]) -> list[int]:
-    pool = _tradeable(g, seat)
-    picked = []
-    for card_id in card_ids:
-        inst = g.find(pool, card_id)
-        assert inst is not None
-        pool.remove(inst)
-        picked.append(inst)
-    return picked
-
-
 def trade_options(g: GameState, seat: int) -> Iterator[Action]:
-    """Trades of one item each way, or a gift, checked here (larger trades are legal too)."""
+    """Trades of one item each way, or a gift, checked here with the same parts as
+    `check_trade` (larger trades are legal too)."""
     if not holds(_may_trade, g, seat):
         return
-    mine = list(dict.fromkeys(g.defs[i].id for i in _tradeable(g, seat)))
-    for q in g.players:
-        if q is g.players[seat]:
+    mine = _distinct(g, _tradeable(g, seat))
+    for other, q in enumerate(g.players):
+        if other == seat or q.dead:
             continue
-        theirs = list(dict.fromkeys(g.defs[i].id for i in _tradeable(g, g.index(q.name))))
+        theirs = [None, *_distinct(g, _tradeable(g, other))]
         for give in mine:
-            for take in ((), *((t,) for t in theirs)):
-                action = Action("trade", q.name, give=(give,), take=take)
-                if passes(_check_deal, g, seat, action):
-                    yield action
+            for take in theirs:
+                gets = [] if take is None else [take]
+                if receive_problem(g, seat, gets, [give]) is None:
+                    ids = () if take is None else (g.defs[take].id,)
+                    yield Action("trade", q.name, give=(g.defs[give].id,), take=ids)
+
+
+def _distinct(g: GameState, cards: list[int]) -> list[int]:
+    """One card of each id."""
+    return list({g.defs[i].id: i for i in reversed(cards)}.values())[::-1]
 
 
 def check_answer(g: GameState, seat: int, a: Action) -> None:
