@@ -1,79 +1,238 @@
-"""The benchmark: random legal decisions through complete games on one core.
+"""The benchmark, in one run: (a) random legal decisions through complete games on one core,
+(b) median and 99th-percentile microseconds of `legal_actions` and of `copy` on mid-game
+states, (c) the same random loop on RLCard's UNO (the `bench` extra), (d) memory per state
+copy, (e) `simulate`'s speed-up from 1 to 2 workers.
 
-Prints games/s, decisions/s and the median microseconds of `legal_actions` and
-of copying a state, measured on states taken from those games.
+A fixed pure-Python loop is timed in the same run: the `*_baselines` figures give costs in
+units of that loop, comparable across machines.
 """
 
 from __future__ import annotations
 
+import importlib
+import math
+import random
+import resource
 import statistics
 import time
-from collections.abc import Sequence
+import tracemalloc
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
+from typing import Any
 
 from munchkin.bots.random_bot import RandomBot
 from munchkin.cards.schema import CardDef
 from munchkin.engine.game import Game
 from munchkin.match import play_match
+from munchkin.sim.simulate import SimConfig, cards_for, run_local, timed
+
+Figures = dict[str, dict[str, Any]]
+SKIPPED_UNO = "install the bench extra"
+STRIDE = 3
+"""Every STRIDE-th state of a sampling game is kept."""
 
 
-@dataclass
-class BenchResult:
-    games: int
-    decisions: int
-    seconds: float
-    legal_actions_us: float
-    copy_us: float
-    baseline_us: float
-
-    @property
-    def games_per_s(self) -> float:
-        return self.games / self.seconds
-
-    @property
-    def decisions_per_s(self) -> float:
-        return self.decisions / self.seconds
+@dataclass(frozen=True)
+class BenchSettings:
+    games: int = 20
+    players: int = 4
+    seed: int = 0
+    sets: tuple[str, ...] = ("base",)
+    samples: int = 500
+    uno_games: int = 500
+    sim_games: int = 16
 
 
-def _median_us(samples: list[float]) -> float:
+def baseline_loop() -> int:
+    """The fixed piece of plain Python every figure is compared with."""
+    total = 0
+    for i in range(1000):
+        total += i * i % 7
+    return total
+
+
+def median_us(samples: Sequence[float]) -> float:
     return statistics.median(samples) * 1e6
 
 
-def _baseline_us(repeats: int = 2000) -> float:
-    """A fixed piece of plain Python, timed in the same run: figures are read as ratios."""
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        sorted(range(200, 0, -1))
-        samples.append(time.perf_counter() - start)
-    return _median_us(samples)
+def percentile_us(samples: Sequence[float], q: float) -> float:
+    """The nearest-rank percentile."""
+    ordered = sorted(samples)
+    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)] * 1e6
 
 
-def run(cards: Sequence[CardDef], games: int = 20, players: int = 4, seed: int = 0) -> BenchResult:
-    """Play `games` seeded games, then time `legal_actions` and `copy` on sampled states."""
-    sampled: list[Game] = []
+def once(call: Callable[[], object]) -> float:
+    """Seconds taken by one call."""
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
 
-    def sample(game: Game, player: str, action: object) -> None:
-        if len(sampled) < 2000 and game.state.turn % 7 == 0:
-            sampled.append(game.copy())
 
+def random_bots(players: int, seed: int) -> list[RandomBot]:
+    """Random bots for a game, seeded from its seed."""
+    return [RandomBot(seed * 10 + seat) for seat in range(players)]
+
+
+def random_games(cards: Sequence[CardDef], s: BenchSettings) -> dict[str, Any]:
+    """(a) Complete games of random legal decisions, one after the other."""
     decisions = 0
     start = time.perf_counter()
-    for i in range(games):
-        bots = [RandomBot(seed * 1000 + i * 10 + s) for s in range(players)]
-        result = play_match(cards, players, seed + i, bots, after_decision=None)
-        decisions += len(result.decisions)
+    for i in range(s.games):
+        decisions += len(
+            play_match(cards, s.players, s.seed + i, random_bots(s.players, s.seed + i)).decisions
+        )
     seconds = time.perf_counter() - start
-    bots = [RandomBot(seed + s) for s in range(players)]
-    play_match(cards, players, seed + games, bots, after_decision=sample)
-    legal, copies = [], []
-    for game in sampled:
-        who = game.waiting_for()[0] if game.waiting_for() else game.players[0]
-        t0 = time.perf_counter()
-        game.legal_actions(who)
-        t1 = time.perf_counter()
-        game.copy()
-        t2 = time.perf_counter()
-        legal.append(t1 - t0)
-        copies.append(t2 - t1)
-    return BenchResult(games, decisions, seconds, _median_us(legal), _median_us(copies), _baseline_us())
+    return {
+        "games": s.games,
+        "decisions": decisions,
+        "seconds": seconds,
+        "games_per_s": s.games / seconds,
+        "decisions_per_s": decisions / seconds,
+    }
+
+
+def game_states(cards: Sequence[CardDef], players: int, seed: int) -> list[Game]:
+    """A copy of every state of one random game that is not over."""
+    states: list[Game] = []
+
+    def keep(game: Game, player: str, action: object) -> None:
+        if not game.over:
+            states.append(game.copy())
+
+    play_match(cards, players, seed, random_bots(players, seed), after_decision=keep)
+    return states
+
+
+def mid_game_states(cards: Sequence[CardDef], s: BenchSettings) -> list[Game]:
+    """`s.samples` states from the middle half of fresh games (not the timed ones)."""
+    states: list[Game] = []
+    seed = s.seed + s.games
+    while len(states) < s.samples:
+        seen = game_states(cards, s.players, seed)
+        states += seen[len(seen) // 4 : 3 * len(seen) // 4 : STRIDE]
+        seed += 1
+    return states[: s.samples]
+
+
+def engine_calls(states: Sequence[Game]) -> dict[str, Any]:
+    """(b) `legal_actions` for the player the game waits for, and `copy`, once per state."""
+    legal = [once(partial(g.legal_actions, g.waiting_for()[0])) for g in states]
+    copies = [once(g.copy) for g in states]
+    return {
+        "states": len(states),
+        "legal_actions_median_us": median_us(legal),
+        "legal_actions_p99_us": percentile_us(legal, 99),
+        "copy_median_us": median_us(copies),
+        "copy_p99_us": percentile_us(copies, 99),
+    }
+
+
+def state_memory(states: Sequence[Game]) -> dict[str, Any]:
+    """(d) Bytes allocated for a copy of a mid-game state (card definitions are shared)."""
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        copies = [g.copy() for g in states]
+        allocated = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    return {"states": len(copies), "bytes_per_state": allocated / len(copies)}
+
+
+def uno(s: BenchSettings) -> dict[str, Any]:
+    """(c) Random legal actions through RLCard UNO games: the raw game loop and the env loop."""
+    try:
+        rlcard = importlib.import_module("rlcard")
+        uno_game = importlib.import_module("rlcard.games.uno.game")
+    except ImportError:
+        return {"skipped": SKIPPED_UNO}
+    rng = random.Random(s.seed)
+
+    def raw_game(index: int) -> int:
+        game = uno_game.UnoGame()
+        game.np_random.seed(s.seed + index)
+        state, _ = game.init_game()
+        steps = 0
+        while not game.is_over():
+            state, _ = game.step(rng.choice(state["legal_actions"]))
+            steps += 1
+        return steps
+
+    env = rlcard.make("uno", config={"seed": s.seed})
+
+    def env_game(index: int) -> int:
+        state, _ = env.reset()
+        steps = 0
+        while not env.is_over():
+            state, _ = env.step(rng.choice(list(state["legal_actions"])))
+            steps += 1
+        return steps
+
+    figures: dict[str, Any] = {"games": s.uno_games, "players": env.num_players}
+    for name, play in (("raw", raw_game), ("env", env_game)):
+        start = time.perf_counter()
+        steps = sum(play(i) for i in range(s.uno_games))
+        figures[f"{name}_decisions_per_s"] = steps / (time.perf_counter() - start)
+    return figures
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished children."""
+    own, children = (resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def speed_up(s: BenchSettings) -> dict[str, Any]:
+    """(e) The same simulation with 1, then 2 worker processes; `cores_used` (CPU seconds per
+    second) tells whether the machine gave the second core."""
+    config = SimConfig(s.sim_games, s.players, ("random",), s.sets, s.seed)
+    figures: dict[str, Any] = {"games": s.sim_games}
+    for workers in (1, 2):
+        cpu = cpu_seconds()
+        _, seconds = timed(partial(run_local, config, workers))
+        figures[f"workers_{workers}_games_per_s"] = s.sim_games / seconds
+        figures[f"workers_{workers}_cores_used"] = (cpu_seconds() - cpu) / seconds
+    figures["speed_up"] = figures["workers_2_games_per_s"] / figures["workers_1_games_per_s"]
+    return figures
+
+
+def run(s: BenchSettings) -> Figures:
+    """Every figure, by part, with the baseline and the ratios."""
+    cards = cards_for(s.sets)
+    baseline_us = median_us([once(baseline_loop) for _ in range(300)])
+    games = random_games(cards, s)
+    states = mid_game_states(cards, s)
+    calls = engine_calls(states)
+    memory = state_memory(states)
+    rlcard = uno(s)
+    simulate = speed_up(s)
+    decision_us = 1e6 / games["decisions_per_s"]
+    ratios = {
+        "decision_baselines": decision_us / baseline_us,
+        "legal_actions_median_baselines": calls["legal_actions_median_us"] / baseline_us,
+        "copy_median_baselines": calls["copy_median_us"] / baseline_us,
+    }
+    if "skipped" not in rlcard:
+        ratios["our_decisions_per_s_vs_uno_raw"] = games["decisions_per_s"] / rlcard["raw_decisions_per_s"]
+        ratios["our_decisions_per_s_vs_uno_env"] = games["decisions_per_s"] / rlcard["env_decisions_per_s"]
+    return {
+        "baseline": {"loop_median_us": baseline_us},
+        "random_games": games,
+        "engine_calls": calls,
+        "rlcard_uno": rlcard,
+        "memory": memory,
+        "simulate": simulate,
+        "ratios": ratios,
+    }
+
+
+def as_text(figures: Figures) -> str:
+    """One aligned line per figure, under a heading per part."""
+    lines = []
+    for part, values in figures.items():
+        lines.append(f"{part}:")
+        for key, value in values.items():
+            shown = value if isinstance(value, str) else f"{value:,.3f}".rstrip("0").rstrip(".")
+            lines.append(f"  {key:>34}: {shown}")
+    return "\n".join(lines)

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import random
 
 import typer
 
-from munchkin.bench import run as run_bench
 from munchkin.bots.random_bot import RandomBot
 from munchkin.cards import cli as cards_cli
 from munchkin.cards.loader import CardLoadError, load_builtin_sets
@@ -16,6 +14,7 @@ from munchkin.engine.events import Event
 from munchkin.engine.game import SetupError
 from munchkin.match import play_match
 from munchkin.scenario import cli as scenario_cli
+from munchkin.sim import cli as sim_cli
 from munchkin.text import sentence
 
 app = typer.Typer(
@@ -62,33 +61,7 @@ def demo(
     )
 
 
-@app.command()
-def bench(
-    games: int = typer.Option(20, min=1, help="Complete games to play."),
-    players: int = typer.Option(4, min=2, max=6),
-    seed: int = typer.Option(0),
-    sets: str = typer.Option("base"),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-) -> None:
-    """Random legal decisions through complete games on one core."""
-    r = run_bench(_cards(sets), games=games, players=players, seed=seed)
-    figures = {
-        "games": r.games,
-        "decisions": r.decisions,
-        "seconds": round(r.seconds, 2),
-        "games_per_s": round(r.games_per_s, 3),
-        "decisions_per_s": round(r.decisions_per_s),
-        "legal_actions_median_us": round(r.legal_actions_us, 1),
-        "copy_median_us": round(r.copy_us, 1),
-        "baseline_median_us": round(r.baseline_us, 2),
-        "legal_actions_vs_baseline": round(r.legal_actions_us / r.baseline_us, 1),
-        "copy_vs_baseline": round(r.copy_us / r.baseline_us, 1),
-    }
-    if as_json:
-        typer.echo(json.dumps(figures))
-        return
-    for key, value in figures.items():
-        typer.echo(f"{key:>28}: {value}")
+sim_cli.register(app)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,145 @@
+"""`munchkin simulate` and `munchkin bench`: `register(app)` adds both to the main command."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from munchkin import bench as bench_module
+from munchkin.cards.loader import CardLoadError
+from munchkin.sim.simulate import BOT_KINDS, SimConfig, cards_for, report_data, run_local, timed
+
+DEFAULT_OUT = Path("sim-report")
+
+
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(name.strip() for name in text.split(",") if name.strip())
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _check_sets(sets: tuple[str, ...]) -> None:
+    """Refuse unknown card sets before any game starts."""
+    try:
+        cards_for(sets)
+    except CardLoadError as exc:
+        raise _fail(str(exc)) from None
+
+
+def _check(config: SimConfig) -> None:
+    """Refuse unknown bots and card sets before any game starts."""
+    unknown = [kind for kind in config.bots if kind not in BOT_KINDS]
+    if unknown or not config.bots:
+        raise _fail(f"unknown bots {unknown or '(none)'}; choose from {', '.join(BOT_KINDS)}")
+    _check_sets(config.sets)
+
+
+class _Rate(ProgressColumn):
+    """Games per second so far."""
+
+    def render(self, task: Task) -> Text:
+        return Text("" if task.speed is None else f"{task.speed:.2f} games/s")
+
+
+@contextmanager
+def _progress(total: int) -> Iterator[Callable[[], None]]:
+    """A progress bar on stderr; yields the function that counts one game done."""
+    columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(), _Rate(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True)) as progress:
+        task = progress.add_task("games", total=total)
+        yield lambda: progress.advance(task)
+
+
+def simulate(
+    games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 100,
+    players: Annotated[int, typer.Option(min=2, max=6, help="Players per game.")] = 4,
+    bots: Annotated[
+        str, typer.Option(help=f"Bot kinds by seat, comma separated ({', '.join(BOT_KINDS)}).")
+    ] = "random",
+    sets: Annotated[str, typer.Option(help="Card sets, comma separated.")] = "base",
+    seed: Annotated[
+        int, typer.Option(help="Seed of the run; each game's seed follows from it and its index.")
+    ] = 0,
+    workers: Annotated[int, typer.Option(min=1, help="Local worker processes.")] = os.cpu_count() or 1,
+    ray: Annotated[
+        str | None, typer.Option(help="Run on Ray instead: 'auto', 'local' or a cluster address.")
+    ] = None,
+    max_decisions: Annotated[
+        int, typer.Option(min=1, help="Decisions after which a game is abandoned.")
+    ] = 100_000,
+    out: Annotated[Path, typer.Option(help="Folder for report.json, report.html and PNGs.")] = DEFAULT_OUT,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Also print the report as one JSON object.")
+    ] = False,
+) -> None:
+    """Play many games between bots in parallel and write a report (JSON, HTML, PNG)."""
+    config = SimConfig(games, players, _names(bots), _names(sets), seed, max_decisions)
+    _check(config)
+    try:
+        from munchkin.sim.report import write_report  # matplotlib is loaded only here
+    except ImportError as exc:
+        raise _fail(f"{exc}: install the report extra ('.[report]')") from None
+
+    with _progress(games) as done:
+        if ray:
+            from munchkin.sim.distributed import RayMissing, run_ray
+
+            try:
+                records, seconds = timed(lambda: run_ray(config, ray, done))
+            except RayMissing as exc:
+                raise _fail(str(exc)) from None
+        else:
+            records, seconds = timed(lambda: run_local(config, workers, done))
+    runner = f"ray ({ray})" if ray else f"local ({workers} worker{'s' if workers > 1 else ''})"
+    data = report_data(config, records, seconds, runner)
+    paths = write_report(data, out)
+    if as_json:
+        typer.echo(json.dumps(data))
+    else:
+        typer.echo(f"{games} games in {seconds:.1f} s ({games / seconds:.2f} games/s): {paths['html']}")
+
+
+def bench(
+    games: Annotated[int, typer.Option(min=1, help="Complete random games timed on one core.")] = 20,
+    players: Annotated[int, typer.Option(min=2, max=6)] = 4,
+    seed: Annotated[int, typer.Option()] = 0,
+    sets: Annotated[str, typer.Option()] = "base",
+    samples: Annotated[
+        int, typer.Option(min=2, help="Mid-game states timed for legal_actions and copy.")
+    ] = 500,
+    uno_games: Annotated[int, typer.Option(min=1, help="RLCard UNO games per loop.")] = 500,
+    sim_games: Annotated[int, typer.Option(min=2, help="Games simulated with 1, then 2 workers.")] = 16,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Engine speed: games/s, decisions/s, legal_actions and copy times, memory per state,
+    RLCard UNO for comparison, simulate speed-up; each also as a ratio to a baseline loop."""
+    settings = bench_module.BenchSettings(games, players, seed, _names(sets), samples, uno_games, sim_games)
+    _check_sets(settings.sets)
+    figures = bench_module.run(settings)
+    typer.echo(json.dumps(figures) if as_json else bench_module.as_text(figures))
+
+
+def register(app: typer.Typer) -> None:
+    """Add `simulate` and `bench` to the main command."""
+    app.command()(simulate)
+    app.command()(bench)

@@ -1,0 +1,130 @@
+"""Many games between bots, in parallel processes, with the same results whatever the
+number of workers: each game's seed and bots follow from the run's seed and the game's
+index alone, and the records are aggregated in index order."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import multiprocessing
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from typing import Any, TypeVar
+
+from munchkin.bots import Bot
+from munchkin.bots.random_bot import RandomBot
+from munchkin.cards.loader import load_builtin_sets
+from munchkin.cards.schema import CardDef
+from munchkin.match import play_match, seat_players
+from munchkin.sim.stats import GameRecorder, Record, aggregate
+
+BOT_KINDS = ("random", "heuristic")
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """What to simulate; `bots` are kinds, given to the seats in turn (see `seat_kinds`)."""
+
+    games: int
+    players: int = 4
+    bots: tuple[str, ...] = ("random",)
+    sets: tuple[str, ...] = ("base",)
+    seed: int = 0
+    max_decisions: int = 100_000
+
+
+def derive_seed(*parts: int) -> int:
+    """A 48-bit seed that depends on `parts` only (not on Python's hash randomisation)."""
+    digest = hashlib.blake2b(":".join(map(str, parts)).encode(), digest_size=6).digest()
+    return int.from_bytes(digest, "big")
+
+
+def seat_kinds(bots: Sequence[str], players: int, index: int) -> list[str]:
+    """Bot kinds by seat for game `index`: the list shifted one seat per game, so that over
+    the games each kind sits in every seat."""
+    return [bots[(seat + index) % len(bots)] for seat in range(players)]
+
+
+def make_bot(kind: str, seed: int, cards: Sequence[CardDef]) -> Bot:
+    """A bot of a kind in `BOT_KINDS`; the heuristic bot is imported only when asked for."""
+    if kind == "random":
+        return RandomBot(seed)
+    if kind == "heuristic":
+        bot: Bot = importlib.import_module("munchkin.bots.heuristic").HeuristicBot(seed, cards)
+        return bot
+    raise ValueError(f"unknown bot '{kind}' (known: {', '.join(BOT_KINDS)})")
+
+
+@lru_cache(maxsize=4)
+def cards_for(sets: tuple[str, ...]) -> tuple[CardDef, ...]:
+    """The built-in card sets, loaded once per process."""
+    return tuple(load_builtin_sets(list(sets)))
+
+
+def play_one(config: SimConfig, index: int) -> Record:
+    """Game `index` of the run, played and summed up (runs in a worker)."""
+    cards = cards_for(config.sets)
+    seed = derive_seed(config.seed, index)
+    kinds = seat_kinds(config.bots, config.players, index)
+    bots = [make_bot(kind, derive_seed(seed, seat), cards) for seat, kind in enumerate(kinds)]
+    recorder = GameRecorder(cards, [name for name, _ in seat_players(config.players)])
+    result = play_match(
+        cards,
+        config.players,
+        seed,
+        bots,
+        config.max_decisions,
+        on_event=recorder.on_event,
+        after_decision=recorder.after_decision,
+    )
+    return {"index": index, "seed": seed, **recorder.record(result, kinds)}
+
+
+def run_local(config: SimConfig, workers: int, on_done: Callable[[], None] = lambda: None) -> list[Record]:
+    """Every game of the run on this machine: in this process when `workers` is 1, else in
+    a pool of fresh (spawned) processes, so a calling script needs the `__main__` guard.
+    Records come back in index order."""
+    if workers <= 1:
+        records = []
+        for index in range(config.games):
+            records.append(play_one(config, index))
+            on_done()
+        return records
+    found: dict[int, Record] = {}
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = [pool.submit(play_one, config, index) for index in range(config.games)]
+        for future in as_completed(futures):
+            record = future.result()
+            found[record["index"]] = record
+            on_done()
+    return [found[index] for index in range(config.games)]
+
+
+def report_data(config: SimConfig, records: Sequence[Record], seconds: float, runner: str) -> dict[str, Any]:
+    """The whole report as plain data: configuration, figures, per-game summaries and, apart
+    (under `timing`), how long it took where."""
+    return {
+        "config": asdict(config),
+        **aggregate(records, cards_for(config.sets), config.players),
+        "per_game": [
+            {key: r[key] for key in ("index", "seed", "bots", "winner", "turns", "decisions")}
+            for r in records
+        ],
+        "timing": {
+            "runner": runner,
+            "seconds": seconds,
+            "games_per_s": len(records) / seconds if seconds else 0.0,
+        },
+    }
+
+
+def timed(run: Callable[[], T]) -> tuple[T, float]:
+    """What `run` returns, and its wall-clock seconds."""
+    start = time.perf_counter()
+    result = run()
+    return result, time.perf_counter() - start

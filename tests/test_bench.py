@@ -1,0 +1,96 @@
+"""`munchkin bench` in a tiny configuration: every figure is printed (no timing is asserted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from typing import Any
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from munchkin.bench import BenchSettings, as_text, percentile_us, uno
+from munchkin.sim.cli import register
+
+TINY = [
+    "--games",
+    "1",
+    "--samples",
+    "4",
+    "--uno-games",
+    "2",
+    "--sim-games",
+    "2",
+    "--seed",
+    "1",
+]  # short games
+FIGURES = {
+    "baseline": ["loop_median_us"],
+    "random_games": ["games", "decisions", "seconds", "games_per_s", "decisions_per_s"],
+    "engine_calls": [
+        "states",
+        "legal_actions_median_us",
+        "legal_actions_p99_us",
+        "copy_median_us",
+        "copy_p99_us",
+    ],
+    "memory": ["states", "bytes_per_state"],
+    "simulate": [
+        "games",
+        "workers_1_games_per_s",
+        "workers_1_cores_used",
+        "workers_2_games_per_s",
+        "workers_2_cores_used",
+        "speed_up",
+    ],
+    "ratios": ["decision_baselines", "legal_actions_median_baselines", "copy_median_baselines"],
+}
+UNO = ["games", "players", "raw_decisions_per_s", "env_decisions_per_s"]
+UNO_RATIOS = ["our_decisions_per_s_vs_uno_raw", "our_decisions_per_s_vs_uno_env"]
+HAS_RLCARD = importlib.util.find_spec("rlcard") is not None
+
+app = typer.Typer()
+register(app)
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def figures() -> dict[str, dict[str, Any]]:
+    result = runner.invoke(app, ["bench", *TINY, "--json"])
+    assert result.exit_code == 0, result.output
+    data: dict[str, dict[str, Any]] = json.loads(result.stdout)
+    return data
+
+
+def test_bench_measures_every_figure(figures: dict[str, dict[str, Any]]) -> None:
+    expected = {part: list(names) for part, names in FIGURES.items()}
+    expected["rlcard_uno"] = UNO if HAS_RLCARD else ["skipped"]
+    expected["ratios"] += UNO_RATIOS if HAS_RLCARD else []
+    assert {part: list(values) for part, values in figures.items()} == expected
+    assert all(v > 0 for values in figures.values() for v in values.values() if not isinstance(v, str))
+    assert figures["engine_calls"]["states"] == figures["memory"]["states"] == 4
+
+
+def test_bench_text_has_one_line_per_figure(figures: dict[str, dict[str, Any]]) -> None:
+    lines = as_text(figures).splitlines()
+    for part, names in FIGURES.items():
+        assert f"{part}:" in lines
+        for name in names:
+            assert any(line.strip().startswith(f"{name}: ") for line in lines), name
+    uno_lines = UNO if HAS_RLCARD else ["skipped: install the bench extra"]
+    assert all(any(line.strip().startswith(text) for line in lines) for text in uno_lines)
+
+
+def test_uno_without_rlcard_is_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "rlcard", None)
+    figures = uno(BenchSettings(uno_games=1))
+    assert "skipped: install the bench extra" in as_text({"rlcard_uno": figures}).splitlines()[1]
+
+
+def test_percentile_is_nearest_rank() -> None:
+    seconds = [i / 1e6 for i in range(100, 0, -1)]
+    assert percentile_us(seconds, 99) == pytest.approx(99)
+    assert percentile_us(seconds, 50) == pytest.approx(50)
+    assert percentile_us([2e-6], 99) == pytest.approx(2)
