@@ -18,10 +18,56 @@ from munchkin.engine.rules.combat import resolve
 from munchkin.engine.rules.turn import give_charity, next_turn
 from munchkin.engine.state import GameState, Prompt
 from munchkin.engine.timing import free_to_act, in_fight
-from munchkin.engine.verbs import REGISTRY, passes, register, require, single
+from munchkin.engine.verbs import REGISTRY, Verb, passes, register, require, single
 
 RESPONSES = ("play", "berserk", "turn_undead", "backstab", "charm")
 """Verbs that count as a response in a window; discarding one's own cards does not."""
+
+
+ANYTIME = ("play", "discard")
+"""Verbs a living player may have at any moment: curses, Go Up a Level, hirelings, discards."""
+IN_A_FIGHT = (*ANYTIME, "pass", "berserk", "turn_undead", "backstab")
+SITUATIONS: dict[str, tuple[str, ...]] = {
+    "setup": ("play", "equip", "unequip", "discard", "pass"),
+    "own turn": (
+        *ANYTIME,
+        "kick_door",
+        "keep",
+        "monstrify",
+        "loot_room",
+        "look_for_trouble",
+        "end_turn",
+        "equip",
+        "unequip",
+        "sell",
+        "trade",
+        "steal",
+    ),
+    "offered a trade": (*ANYTIME, "accept_trade", "decline_trade"),
+    "asked for help": (*IN_A_FIGHT, "accept_help", "decline_help"),
+    "fighting": (*ANYTIME, "resolve_combat", "ask_help", "berserk", "turn_undead", "charm", "backstab"),
+    "in a fight": IN_A_FIGHT,
+    "running": (*ANYTIME, "run_away", "sacrifice_hireling", "flight"),
+    "waiting": ANYTIME,
+}
+"""Who may do what now, by the player's situation (B1, B4, B8, B9, B13, B16): the verbs
+worth asking about; each verb's own check still decides."""
+
+
+def situation(g: GameState, seat: int) -> str:
+    """The player's situation now, a key of SITUATIONS."""
+    c = g.combat
+    if g.phase == "setup":
+        return "setup"
+    if g.offer is not None and g.offer.taker == seat:
+        return "offered a trade"
+    if c is None:
+        return "own turn" if seat == g.active else "waiting"
+    if c.asked == seat:
+        return "asked for help"
+    if c.stage == "run":
+        return "running" if c.runners[:1] == [seat] else "waiting"
+    return "fighting" if seat == c.fighter else "in a fight"
 
 
 def legal_actions(g: GameState, seat: int) -> list[Action]:
@@ -34,10 +80,20 @@ def legal_actions(g: GameState, seat: int) -> list[Action]:
         return [Action("choose", option) for option in g.prompt.options]
     return [
         a
-        for verb in REGISTRY.values()
+        for verb in _verbs_for(situation(g, seat))
         for a in verb.options(g, seat)
         if verb.prechecked or passes(verb.check, g, seat, a)
     ]
+
+
+_ORDERED: dict[str, tuple[Verb, ...]] = {}
+
+
+def _verbs_for(where: str) -> tuple[Verb, ...]:
+    """The verbs of a situation, in the registry's order (the engine's order)."""
+    if where not in _ORDERED:
+        _ORDERED[where] = tuple(v for name, v in REGISTRY.items() if name in SITUATIONS[where])
+    return _ORDERED[where]
 
 
 def _accepts(g: GameState, seat: int, a: Action) -> bool:

@@ -1,0 +1,36 @@
+"""`legal_actions` asks only the verbs of the player's situation; this checks that nothing
+legal is left out: at many moments of random games, for every player, it lists exactly what
+asking every registered verb would."""
+
+from __future__ import annotations
+
+from munchkin.bots.random_bot import RandomBot
+from munchkin.cards.loader import load_builtin_sets
+from munchkin.engine.actions import Action
+from munchkin.engine.game import Game
+from munchkin.engine.verbs import REGISTRY, passes
+from munchkin.match import play_match
+
+CARDS = load_builtin_sets(["base", "horses"])
+
+
+def _every_verb(game: Game, player: str) -> list[Action]:
+    g, seat = game.state, game.state.index(player)
+    if g.prompt is not None or g.phase == "over" or g.players[seat].dead:
+        return game.legal_actions(player)
+    return [a for v in REGISTRY.values() for a in v.options(g, seat) if passes(v.check, g, seat, a)]
+
+
+def test_situations_leave_no_legal_action_out() -> None:
+    compared = 0
+
+    def compare(game: Game, player: str, action: Action) -> None:
+        nonlocal compared
+        for who in game.players:
+            assert game.legal_actions(who) == _every_verb(game, who), (who, game.state.phase)
+            compared += 1
+
+    for seed in range(6):
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        play_match(CARDS, 4, seed, bots, 1500, after_decision=compare)
+    assert compared > 5_000
