@@ -15,6 +15,7 @@ from munchkin.engine.game import SetupError
 from munchkin.match import play_match
 from munchkin.scenario import cli as scenario_cli
 from munchkin.sim import cli as sim_cli
+from munchkin.store import cli as store_cli
 from munchkin.text import sentence
 
 app = typer.Typer(
@@ -62,6 +63,7 @@ def demo(
 
 
 sim_cli.register(app)
+store_cli.register(app)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,261 @@
+"""A game being played: seats of humans and bots, saved after every decision, with undo.
+
+A session is the setup (seats, card sets, seed) and the list of decisions so far;
+the game is what the engine makes of them. Bots decide through their own player's
+view, each from a seeded source derived from the game seed and its seat; resuming
+replays the saved decisions and asks each bot again at its own decisions (the
+answer is not used, the saved decision is), so a resumed game goes on exactly as
+it would have without the interruption.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from munchkin.bots import Bot
+from munchkin.bots.random_bot import RandomBot
+from munchkin.cards.loader import CardLoadError
+from munchkin.cards.schema import CardDef
+from munchkin.engine.actions import Action
+from munchkin.engine.events import Event
+from munchkin.engine.game import Game, SetupError
+from munchkin.store.models import NAME_LENGTH, Decision, Seat, Setup
+from munchkin.store.store import (
+    Store,
+    StoreError,
+    check_final,
+    load_cards,
+    new_game,
+    progress_of,
+    replay,
+    verify,
+)
+from munchkin.text import sentence
+from munchkin.views import PlayerView, view
+
+__all__ = ["BOT_KINDS", "HUMAN", "Seat", "Session", "SessionError", "bot_seed"]
+
+HUMAN = "human"
+SEED_RANGE = range(-(2**63), 2**63)
+
+
+def _heuristic(seed: int, cards: Sequence[CardDef]) -> Bot:
+    module = importlib.import_module("munchkin.bots.heuristic")  # imported only when used
+    bot: Bot = module.HeuristicBot(seed, cards)
+    return bot
+
+
+BOT_KINDS: dict[str, Callable[[int, Sequence[CardDef]], Bot]] = {
+    "bot:random": lambda seed, cards: RandomBot(seed),
+    "bot:heuristic": _heuristic,
+}
+"""Seat kinds played by bots: each makes its bot from a seed and the game's cards."""
+
+
+class SessionError(Exception):
+    """A session cannot do what was asked; `str()` is one line."""
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """The seed of the bot at `seat` in a game seeded `seed`."""
+    return int.from_bytes(hashlib.sha256(f"{seed}/{seat}".encode()).digest()[:8], "big")
+
+
+@dataclass
+class _Run:
+    """The game the decisions lead to, its events, and the bots in step with it."""
+
+    game: Game
+    events: list[Event]
+    bots: dict[str, Bot]
+    decisions: list[Decision]
+
+
+class Session:
+    """A game at a table of humans and bots, saved after every decision if given a store."""
+
+    def __init__(
+        self, setup: Setup, decisions: Sequence[Decision], store: Store | None, game_id: int | None
+    ) -> None:
+        self.setup = setup
+        self.seats, self.sets, self.seed = setup.seats, setup.sets, setup.seed
+        self.store, self.game_id = store, game_id
+        self._run = self._replayed(decisions)
+        self.names = {card.id: card.name for card in load_cards(setup.sets)}
+
+    @classmethod
+    def start(
+        cls, seats: Sequence[Seat], sets: Sequence[str], seed: int, store: Store | None = None
+    ) -> Session:
+        """A new game; saved at once (and after every decision) when `store` is given."""
+        setup = Setup(tuple(sets), seed, tuple(seats), datetime.now(UTC))
+        _check_setup(setup)
+        session = cls(setup, (), None, None)
+        if store is not None:
+            session.store, session.game_id = store, store.create(setup, progress_of(session._run.game))
+        return session
+
+    @classmethod
+    def resume(cls, game_id: int, store: Store) -> Session:
+        """A saved game, replayed from its seed and decisions and checked against the saved state."""
+        saved = store.load(game_id)
+        try:
+            session = cls(saved.info.setup, saved.decisions, store, game_id)
+            check_final(saved, session._run.game)
+        except StoreError:
+            verify(saved)  # names the first decision whose state differs, if one does
+            raise
+        return session
+
+    # -- what the table sees -------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self._run.game.over
+
+    @property
+    def winner(self) -> str | None:
+        return self._run.game.winner
+
+    @property
+    def decisions(self) -> tuple[Decision, ...]:
+        return tuple(self._run.decisions)
+
+    def fingerprint(self) -> str:
+        """The engine's canonical fingerprint of the whole state."""
+        return self._run.game.fingerprint()
+
+    def view(self, player: str) -> PlayerView:
+        """What `player` may see and do now."""
+        return view(self._run.game, player)
+
+    def waiting_humans(self) -> list[str]:
+        """Human players whose decision holds the game up now."""
+        return [p for p in self._run.game.waiting_for() if p not in self._run.bots]
+
+    def log(self) -> list[str]:
+        """Everything that happened since the cards were dealt, as sentences."""
+        return [line for event in self._run.events if (line := sentence(event, self.names))]
+
+    # -- deciding ------------------------------------------------------------------------
+
+    def apply(self, player: str, action: Action) -> list[Event]:
+        """A human's decision: the engine checks it (RulesError changes nothing), the store saves it."""
+        if player in self._run.bots:
+            raise SessionError(f"{player} is a bot: bots decide in step_bots")
+        return self._play(player, action)
+
+    def step_bots(
+        self, on_event: Callable[[Event], None] | None = None, limit: int | None = None
+    ) -> list[Event]:
+        """Bots decide, each through its own view, until a human must decide, the game is
+        over, or `limit` decisions were made; the events, also passed to `on_event`."""
+        played: list[Event] = []
+        for _ in range(limit) if limit is not None else itertools.count():
+            player = next((p for p in self._run.game.waiting_for() if p in self._run.bots), None)
+            if player is None:
+                break
+            events = self._play(player, self._run.bots[player].choose(self.view(player)))
+            if on_event:
+                for event in events:
+                    on_event(event)
+            played += events
+        return played
+
+    def run_to_end(self, on_event: Callable[[Event], None] | None = None) -> list[Event]:
+        """Play a game of bots only to its end."""
+        humans = [seat.name for seat in self.seats if seat.kind == HUMAN]
+        if humans:
+            raise SessionError(f"run_to_end is for games of bots only; humans here: {', '.join(humans)}")
+        return self.step_bots(on_event)
+
+    def undo(self, player: str) -> int:
+        """Go back to just before `player`'s previous decision, taking back every decision
+        since (meant for local games); the number of decisions taken back."""
+        if player in self._run.bots or player not in {seat.name for seat in self.seats}:
+            raise SessionError(f"{player!r} is not a human player of this game")
+        done = self._run.decisions
+        last = next((i for i in range(len(done) - 1, -1, -1) if done[i].player == player), None)
+        if last is None:
+            raise SessionError(f"{player} has made no decision to undo")
+        run = self._replayed(done[:last])
+        if self.store is not None and self.game_id is not None:
+            self.store.truncate(self.game_id, len(done), last, progress_of(run.game))
+        self._run = run
+        return len(done) - last
+
+    # -- inside --------------------------------------------------------------------------
+
+    def _play(self, player: str, action: Action) -> list[Event]:
+        """Apply, record and save one decision; if saving fails, back to before it."""
+        events = self._run.game.apply(player, action)
+        progress = progress_of(self._run.game)
+        decision = Decision(player, action, progress.fingerprint)
+        self._run.decisions.append(decision)
+        self._run.events += events
+        if self.store is not None and self.game_id is not None:
+            try:
+                self.store.append(self.game_id, len(self._run.decisions), decision, progress)
+            except StoreError:
+                self._run = self._replayed(self._run.decisions[:-1])
+                raise
+        return events
+
+    def _replayed(self, decisions: Sequence[Decision]) -> _Run:
+        """The game after `decisions`, with bots asked again at their own decisions."""
+        bots = self._bots()
+
+        def ask_bot(game: Game, _number: int, decision: Decision) -> None:
+            bot = bots.get(decision.player)
+            if bot is not None:
+                bot.choose(view(game, decision.player))
+
+        game, events = replay(self.setup, decisions, self._where(), before=ask_bot)
+        return _Run(game, events, bots, list(decisions))
+
+    def _bots(self) -> dict[str, Bot]:
+        """A fresh bot for every bot seat."""
+        try:
+            cards = load_cards(self.sets)
+            return {
+                seat.name: _make_bot(seat, bot_seed(self.seed, i), cards)
+                for i, seat in enumerate(self.seats)
+                if seat.kind != HUMAN
+            }
+        except (CardLoadError, SessionError) as exc:
+            raise SessionError(f"{self._where()}: {exc}") from None
+
+    def _where(self) -> str:
+        return "new game" if self.store is None else f"{self.store.name}: game {self.game_id}"
+
+
+def _make_bot(seat: Seat, seed: int, cards: Sequence[CardDef]) -> Bot:
+    factory = BOT_KINDS.get(seat.kind)
+    if factory is None:
+        known = ", ".join([HUMAN, *BOT_KINDS])
+        raise SessionError(f"seat {seat.name}: unknown kind {seat.kind!r} (known: {known})")
+    try:
+        return factory(seed, cards)
+    except ImportError as exc:
+        raise SessionError(f"seat {seat.name}: {seat.kind} is not available ({exc})") from None
+
+
+def _check_setup(setup: Setup) -> None:
+    """Refuse a setup that cannot start or cannot be saved."""
+    names = [seat.name for seat in setup.seats]
+    if len(set(names)) != len(names):
+        raise SessionError(f"every seat needs its own name: {', '.join(names)}")
+    too_long = [name for name in names if not 0 < len(name) <= NAME_LENGTH]
+    if too_long:
+        raise SessionError(f"a player's name has 1 to {NAME_LENGTH} characters: {too_long[0][:80]!r}")
+    if setup.seed not in SEED_RANGE:
+        raise SessionError(f"the seed must be a 64-bit integer, got {setup.seed}")
+    try:
+        new_game(setup)
+    except (CardLoadError, SetupError) as exc:
+        raise SessionError(str(exc)) from None

@@ -1,0 +1,123 @@
+"""`munchkin replay ID [--verify]` and `munchkin games`: saved games told, checked and listed.
+
+Errors are one line on stderr, never a traceback: exit 2 when the database cannot
+be opened, 1 when a saved game cannot be replayed as it was saved.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, NoReturn
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from munchkin.store.models import GameInfo, Seat
+from munchkin.store.store import MissingDatabase, Store, StoreError, load_cards, replay, verify
+from munchkin.text import sentence
+
+_PIPE_WIDTH = 160
+
+DbOption = Annotated[
+    str | None,
+    typer.Option("--db", metavar="URL", help="Database URL or SQLite file (default: the user's data dir)."),
+]
+
+
+def register(app: typer.Typer) -> None:
+    """Add `replay` and `games` to the `munchkin` command."""
+    app.command("replay")(replay_game)
+    app.command("games")(list_games)
+
+
+def replay_game(
+    game_id: Annotated[int, typer.Argument(help="The game's id (see `munchkin games`).", show_default=False)],
+    check: Annotated[
+        bool, typer.Option("--verify", help="Check that the decisions lead to the saved state.")
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """Tell a saved game as sentences; with --verify, check it against the saved state."""
+    store = _open(db)
+    try:
+        saved = store.load(game_id)
+        setup = saved.info.setup
+        _, events = verify(saved) if check else replay(setup, saved.decisions, saved.where)
+    except StoreError as exc:
+        _fail(str(exc), 1)
+    finally:
+        store.close()
+    names = {card.id: card.name for card in load_cards(setup.sets)}
+    typer.echo(f"Game {game_id}: seed {setup.seed}, sets {', '.join(setup.sets)}; {_seats(setup.seats)}")
+    for event in events:
+        line = sentence(event, names)
+        if line:
+            typer.echo(line)
+    typer.echo(_standing(saved.info))
+    if check:
+        typer.echo(f"verified: {len(saved.decisions)} decisions lead to the saved state")
+
+
+def list_games(db: DbOption = None) -> None:
+    """List the saved games."""
+    try:
+        store = Store(db, create=False)
+    except MissingDatabase as exc:
+        typer.echo(f"No saved games ({exc}).")
+        return
+    except StoreError as exc:
+        _fail(str(exc), 2)
+    try:
+        games = store.games()
+    except StoreError as exc:
+        _fail(str(exc), 1)
+    finally:
+        store.close()
+    console = Console()
+    if not console.is_terminal:  # piped: no terminal width to respect
+        console = Console(width=_PIPE_WIDTH)
+    console.print(_table(store.name, games))
+
+
+def _open(db: str | None) -> Store:
+    try:
+        return Store(db, create=False)
+    except StoreError as exc:
+        _fail(str(exc), 2)
+
+
+def _table(name: str, games: list[GameInfo]) -> Table:
+    table = Table(title=f"Saved games in {name}", box=box.SIMPLE_HEAD, pad_edge=False)
+    for column in ("id", "created", "seats", "status", "winner", "turns", "decisions"):
+        numeric = column in ("id", "turns", "decisions")
+        table.add_column(column, justify="right" if numeric else "left", overflow="fold")
+    for game in games:
+        created = game.setup.created.astimezone().strftime("%Y-%m-%d %H:%M")
+        progress = game.progress
+        table.add_row(
+            str(game.id),
+            created,
+            _seats(game.setup.seats),
+            progress.status,
+            progress.winner or "",
+            str(progress.turn),
+            str(game.decisions),
+        )
+    return table
+
+
+def _seats(seats: tuple[Seat, ...]) -> str:
+    return ", ".join(f"{seat.name} ({seat.kind})" for seat in seats)
+
+
+def _standing(info: GameInfo) -> str:
+    progress = info.progress
+    if progress.winner:
+        return f"{progress.winner} wins on turn {progress.turn}, after {info.decisions} decisions."
+    return f"Still playing: turn {progress.turn}, {info.decisions} decisions so far."
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)

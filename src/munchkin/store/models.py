@@ -1,0 +1,125 @@
+"""What a saved game is: the tables (SQLAlchemy) and the plain records read from them.
+
+A game is saved as its setup (format version, card sets, seed, seats, created time)
+and the ordered list of its decisions, each with a fingerprint of the state after
+it; the game row also keeps how the game stands (status, winner, turn, decision
+count, fingerprint after the last decision) so that listing needs no replay. A
+fingerprint here is the SHA-256 of the engine's canonical `Game.fingerprint()`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import BigInteger, DateTime, ForeignKey, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from munchkin.engine.actions import Action
+
+FORMAT_VERSION = 1
+"""The save format this program writes, and the newest it reads."""
+NAME_LENGTH = 64
+"""Longest player name a save holds."""
+
+
+class Base(DeclarativeBase):
+    """The munchkin tables; every name starts with `munchkin_`."""
+
+
+class MetaRow(Base):
+    """Facts about the database itself: `format_version`."""
+
+    __tablename__ = "munchkin_meta"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(String(256))
+
+
+class GameRow(Base):
+    """One game: its setup and how it stands after its last saved decision."""
+
+    __tablename__ = "munchkin_games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    format_version: Mapped[int]
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    sets: Mapped[str] = mapped_column(Text)  # JSON list of card set names
+    seed: Mapped[int] = mapped_column(BigInteger)
+    seats: Mapped[str] = mapped_column(Text)  # JSON list of {name, sex, kind}
+    status: Mapped[str] = mapped_column(String(16))
+    winner: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
+    turn: Mapped[int]
+    decisions: Mapped[int]
+    fingerprint: Mapped[str] = mapped_column(String(64))
+
+
+class DecisionRow(Base):
+    """One decision of a game, numbered from 1, with the state's fingerprint after it."""
+
+    __tablename__ = "munchkin_decisions"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey(GameRow.id, ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(primary_key=True)
+    player: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    action: Mapped[str] = mapped_column(Text)  # JSON of `action_to_dict`
+    fingerprint: Mapped[str] = mapped_column(String(64))
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A place at the table: who sits there and what decides for them (`human`, `bot:random`...)."""
+
+    name: str
+    sex: str
+    kind: str = "human"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything a game starts from."""
+
+    sets: tuple[str, ...]
+    seed: int
+    seats: tuple[Seat, ...]
+    created: datetime
+    format_version: int = FORMAT_VERSION
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How a game stands after a decision."""
+
+    status: str  # "playing" or "won"
+    winner: str | None
+    turn: int
+    fingerprint: str
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One saved decision and the fingerprint of the state after it."""
+
+    player: str
+    action: Action
+    fingerprint: str
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A saved game without its decisions: what `munchkin games` lists."""
+
+    id: int
+    setup: Setup
+    progress: Progress
+    decisions: int
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A saved game with its decisions, checked for form (not yet replayed)."""
+
+    info: GameInfo
+    decisions: tuple[Decision, ...]
+    where: str
+    """Names the game in messages: `games.sqlite3: game 3`."""
