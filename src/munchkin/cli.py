@@ -17,6 +17,7 @@ from munchkin.scenario import cli as scenario_cli
 from munchkin.sim import cli as sim_cli
 from munchkin.store import cli as store_cli
 from munchkin.text import sentence
+from munchkin.tui import cli as tui_cli
 
 app = typer.Typer(
     help="A reference rules engine for Munchkin, with Hirelings and Steeds.", no_args_is_help=True
@@ -64,6 +65,7 @@ def demo(
 
 sim_cli.register(app)
 store_cli.register(app)
+tui_cli.register(app)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from munchkin.engine.actions import Action, action_to_dict
 from munchkin.engine.events import Event
 from munchkin.engine.game import Game
 from munchkin.engine.rules.run_away import run_modifier
+from munchkin.engine.rules.strength import character_parts
 from munchkin.engine.state import GameState, PlayerState
 
 
@@ -37,7 +38,8 @@ def _cards(g: GameState, zone: list[int]) -> list[dict[str, Any]]:
 
 
 def _table(g: GameState, p: PlayerState) -> dict[str, Any]:
-    """Everything a player has face up."""
+    """Everything a player has face up, and the numbers that follow from it."""
+    seat = g.players.index(p)
     return {
         "name": p.name,
         "level": p.level,
@@ -53,6 +55,8 @@ def _table(g: GameState, p: PlayerState) -> dict[str, Any]:
         "hirelings": [{**_card(g, h), "carrying": _cards(g, g.carrying.get(h, []))} for h in p.hirelings],
         "curses": _cards(g, p.curses),
         "lasting": [{"kind": k, "amount": a, "source": g.defs[s].id} for k, a, s in p.lasting],
+        "strength": sum(part.amount for part in character_parts(g, seat)),
+        "run_away_modifier": run_modifier(g, seat).total,
     }
 
 
@@ -73,7 +77,18 @@ def _combat(game: Game) -> dict[str, Any] | None:
         "munchkins": {"total": ours.total, "explain": str(ours)},
         "monster_side": {"total": theirs.total, "explain": str(theirs)},
         "runners": [g.players[i].name for i in c.runners],
+        "declined": [g.players[i].name for i in c.declined],
+        "powers": [
+            {"player": g.players[who].name, "power": power, "amount": amount}
+            for who, amount, _, power in c.mods
+        ],
     }
+
+
+def _prompt_source(g: GameState, data: tuple[object, ...]) -> str | None:
+    """The card a question is about (the monster of a re-roll, the card that takes an item)."""
+    first = data[0] if data else None
+    return g.defs[first].id if isinstance(first, int) else None
 
 
 @dataclass
@@ -136,7 +151,10 @@ def _see(game: Game, player: str) -> dict[str, Any]:
             "player": g.players[prompt.player].name,
             "kind": prompt.kind,
             "options": list(prompt.options) if prompt.player == seat else [],
+            "about": _prompt_source(g, prompt.data),
         },
+        "gold_this_turn": g.gold,
+        "double_sale_used": g.sold_double,
         "deciding": player in game.waiting_for(),
         "run_away_modifier": run_modifier(g, seat).total,
         "hand_limit": game.hand_limit(player),

@@ -84,6 +84,7 @@ class Combat:
     __slots__ = (
         "asked",
         "bribe",
+        "declined",
         "escaped",
         "fighter",
         "helper",
@@ -104,6 +105,7 @@ class Combat:
         self.asked: int | None = None  # a help request awaiting an answer
         self.reward = 0  # treasures promised to the helper (B8)
         self.bribe: tuple[int, ...] = ()  # items in play promised to the helper (B8)
+        self.declined: tuple[int, ...] = ()  # players who declined to help in this fight (R31)
         self.monsters: list[int] = []
         self.played: list[tuple[int, int]] = []  # one-shots: (instance, side 0 munchkins/1 monsters)
         self.mods: list[tuple[int, int, int, str]] = []  # (player, amount, source, power)
@@ -117,7 +119,7 @@ class Combat:
     def copy(self) -> Combat:
         c = Combat.__new__(Combat)
         c.fighter, c.helper, c.asked, c.reward = self.fighter, self.helper, self.asked, self.reward
-        c.bribe = self.bribe
+        c.bribe, c.declined = self.bribe, self.declined
         c.monsters, c.played, c.mods = self.monsters[:], self.played[:], self.mods[:]
         c.passed, c.ready, c.stage = self.passed[:], self.ready, self.stage
         c.runners, c.escaped, c.rerolled = self.runners[:], self.escaped[:], self.rerolled[:]

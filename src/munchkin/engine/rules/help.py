@@ -36,6 +36,12 @@ def _check_helper(g: GameState, seat: int, a: Action) -> None:
     """Whether this player may be asked, with this bribe (B8)."""
     helper = seat_of(g, a.arg, "B8")
     require(helper != seat and not g.players[helper].dead, "B8", "ask another living player")
+    c = g.combat
+    require(
+        c is None or helper not in c.declined,
+        "B8",
+        "they declined already: each player is asked once a fight",
+    )
     require(0 <= a.reward <= treasure_count(g), "B8", "the bribe is some of the fight's treasures")
     if a.give:
         problem = receive_problem(g, helper, _bribe_items(g, seat, a.give), [])
@@ -98,6 +104,7 @@ def do_decline(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     c = g.combat
     assert c is not None
     c.asked, c.reward = None, 0
+    c.declined = (*c.declined, seat)
     ev.append(Event("help_declined", {"player": g.players[seat].name}))
 
 

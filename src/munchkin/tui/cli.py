@@ -1,0 +1,118 @@
+"""The `munchkin play` command: a game in the terminal, or a headless game between bots."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import typer
+
+from munchkin.match import NAMES, SEXES
+from munchkin.session import BOT_KINDS, HUMAN, Seat, Session, SessionError
+from munchkin.store import Store, StoreError
+
+SEX_CHOICES = ("female", "male")
+
+
+class SeatError(ValueError):
+    """A --players list that does not describe a table."""
+
+
+def parse_seats(players: str, name: str, sex: str, bots: int) -> list[Seat]:
+    """The seats in turn order: from `--players` (`human:NAME[:SEX]`, `bot:random`, `bot:heuristic`),
+    else one human and `bots` heuristic bots. Bots take the default names the humans left free."""
+    specs = [p.strip() for p in players.split(",") if p.strip()] or [
+        f"{HUMAN}:{name}:{sex}",
+        *["bot:heuristic"] * bots,
+    ]
+    if len(specs) > len(NAMES):
+        raise SeatError(f"a game has at most {len(NAMES)} players (B1)")
+    humans = {i: _human(spec, sex) for i, spec in enumerate(specs) if spec.startswith(f"{HUMAN}:")}
+    taken = {seat.name for seat in humans.values()}
+    free = iter([(n, s) for n, s in zip(NAMES, SEXES, strict=True) if n not in taken])
+    seats = []
+    for i, spec in enumerate(specs):
+        if i not in humans and spec not in BOT_KINDS:
+            raise SeatError(f"unknown seat '{spec}': use {HUMAN}:NAME or one of {', '.join(BOT_KINDS)}")
+        seats.append(humans[i] if i in humans else Seat(*next(free), spec))
+    return seats
+
+
+def _human(spec: str, sex: str) -> Seat:
+    """`human:NAME` (of the --sex given) or `human:NAME:SEX`."""
+    _, name, *rest = spec.split(":")
+    their_sex = rest[0] if rest else sex
+    if not name or len(rest) > 1 or their_sex not in SEX_CHOICES:
+        raise SeatError(f"seat '{spec}': write {HUMAN}:NAME or {HUMAN}:NAME:SEX ({' or '.join(SEX_CHOICES)})")
+    return Seat(name, their_sex, HUMAN)
+
+
+def play(
+    name: str = typer.Option("Ann", help="Your name at the table."),
+    sex: str = typer.Option("female", help="Your character's sex: female or male."),
+    bots: int = typer.Option(3, min=1, max=5, help="Heuristic bots to play against."),
+    players: str = typer.Option(
+        "", help="Seats in turn order instead, e.g. human:Ann,human:Bob:male,bot:heuristic,bot:random."
+    ),
+    sets: str = typer.Option("base", help="Card sets, comma separated (base, horses)."),
+    seed: int = typer.Option(None, help="Game seed (random when left out)."),
+    db: str = typer.Option(None, help="Database URL for saved games (default: the local database)."),
+    resume: int = typer.Option(None, help="Continue the saved game with this id."),
+    no_ui: bool = typer.Option(False, "--no-ui", help="Play a bots-only game to the end, print the winner."),
+) -> None:
+    """Play Munchkin in the terminal against bots, or hot-seat with friends; saved after every decision."""
+    try:
+        store = Store(db)
+        if resume is not None:
+            session = Session.resume(resume, store)
+            _check_seats(session.seats, no_ui)
+        else:
+            seats = _check_seats(parse_seats(players, name, sex, bots), no_ui)
+            set_names = [s.strip() for s in sets.split(",") if s.strip()]
+            session = Session.start(
+                seats, set_names, random.randrange(1 << 30) if seed is None else seed, store
+            )
+    except (SeatError, StoreError, SessionError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    with store:
+        if no_ui:
+            _headless(session)
+        else:
+            _on_screen(session)
+
+
+def _headless(session: Session) -> None:
+    """Bots only: play to the end, tell the winner."""
+    session.run_to_end()
+    turns = session.view(session.seats[0].name).data["turn"]
+    typer.echo(f"Winner: {session.winner or 'nobody'} after {turns} turns (game {session.game_id}).")
+
+
+def _on_screen(session: Session) -> None:
+    """The terminal game, then how to go on with it."""
+    from munchkin.tui.app import MunchkinApp  # Textual loads only for the screen
+
+    MunchkinApp(session).run()
+    if session.over:
+        typer.echo(f"Game {session.game_id} is over: {session.winner or 'nobody'} won.")
+    else:
+        typer.echo(f"Game {session.game_id} saved; go on with: munchkin play --resume {session.game_id}")
+
+
+def _check_seats(seats: Sequence[Seat], no_ui: bool) -> Sequence[Seat]:
+    """Refuse humans without a screen, and a screen without a human."""
+    humans = [seat.name for seat in seats if seat.kind == HUMAN]
+    if no_ui and humans:
+        raise SeatError(
+            f"--no-ui plays bots only, but {', '.join(humans)} would be human: "
+            "use --players bot:heuristic,bot:random,..."
+        )
+    if not no_ui and not humans:
+        raise SeatError("no human seat: add human:NAME to --players, or watch with --no-ui")
+    return seats
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `play` command to the `munchkin` command."""
+    app.command()(play)

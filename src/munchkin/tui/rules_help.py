@@ -1,0 +1,58 @@
+"""The help screen's text: the keys, and the rules in a few paragraphs (rules.md is the full reading)."""
+
+KEYS = """\
+## Keys
+
+| key | what it does |
+| --- | --- |
+| `1`-`9` | take that action from the menu |
+| `↑` `↓` `Enter` | move in the menu; take the highlighted action (at first the default: pass, if you may) |
+| `u` | undo your last decision (and what the bots did after it) |
+| `?` | this screen; `Esc` closes it |
+| `q` | quit; the game is saved, `munchkin play --resume ID` goes on |
+"""
+
+RULES = """\
+## The rules in short
+
+**Goal.** Be the first to reach level 10. The tenth level must come from killing a monster
+(B2). Nobody goes below level 1, and a Go Up a Level card never gives the winning level (B3).
+
+**Setup.** Everyone starts at level 1, a human with no class, with 4 door and 4 treasure
+cards. Before the first turn you may play a race, a class and items (B1).
+
+**Your turn (B4).**
+1. *Kick open the door*: the top door card is turned face up. A monster must be fought; a
+   curse hits you at once; anything else goes to your hand or may be played.
+2. If you met no monster: *look for trouble* (fight a monster from your hand) or *loot the
+   room* (draw a door face down).
+3. *Charity*: more than 5 cards in hand (6 for a Dwarf) at the end of the turn, and the
+   excess goes to the lowest-level player(s) (B5).
+
+**Fighting (B6-B9).** Your side is your level plus your items, steeds, hirelings, one-shots
+and powers, plus your helper. The monsters' side is their levels plus enhancers and their
+bonuses against you. You win only when strictly stronger (a Warrior wins ties). Win and you
+gain a level per monster and draw its treasures. You may ask one player for help and promise
+treasures; a helper gains no level (an Elf gains one). Anyone may play one-shots, enhancers
+and wandering monsters into any fight (B16). Lose and you roll a die per monster to run away:
+5 or more escapes, otherwise its Bad Stuff hits you.
+
+**Death (B10).** You lose your hand and everything in play, keep your level, race, class and
+curses; the others loot your body, and you start your next turn with fresh cards.
+
+**Items (B11-B13).** One headgear, one armor, one footgear, two hands, one Big item (any for
+a Dwarf). Items go on and off on your own turn outside combat. Sell items for a level per
+1000 gold (never the winning level); trade items in play with a player who is not fighting.
+
+**Races and classes (B14).** Elf +1 to run away; Dwarf carries any Big items and keeps 6
+cards; Halfling sells one item a turn at double value; Warrior berserks (+1 per card, up to
+3) and wins ties; Wizard adds to run-away rolls and may charm a monster; Cleric turns the
+undead (+3 per card); Thief backstabs (-2) and steals small items.
+
+**Curses (B15).** Drawn face up, it hits you; from the hand, anyone, any time.
+
+**Hirelings and steeds (H, S).** One hireling in play (played any time, even in a fight); it
+can be sacrificed after a lost fight to escape every monster (H4). One steed (a Centaur may
+have two); a steed's run-away bonus replaces your own (S6), and a steed drawn face up may be
+fought as a monster of twice its bonus (S9).
+"""
