@@ -27,6 +27,6 @@ def levels(g: GameState) -> list[str]:
     """Problems with levels: always from 1 to 10, and only a winner at 10 (B2, B3)."""
     problems = [f"{p.name} is at level {p.level}" for p in g.players if not 1 <= p.level <= WIN_LEVEL]
     at_ten = [i for i, p in enumerate(g.players) if p.level >= WIN_LEVEL]
-    if at_ten and g.winner not in at_ten:
-        problems.append(f"level 10 reached by seat {at_ten} without a win")
+    if at_ten and at_ten != [g.winner]:
+        problems.append(f"level 10 reached by seats {at_ten}, winner {g.winner}")
     return problems

@@ -43,6 +43,8 @@ def hand_limit(g: GameState, p: PlayerState) -> int:
 
 def gain_levels(g: GameState, seat: int, n: int, events: list[Event], source: str, may_win: bool) -> None:
     """Raise a level; only a kill (or a card that says so) gives the winning level (B2, B3)."""
+    if g.winner is not None:
+        return  # the first to reach level 10 wins; nothing happens after (B2)
     p = g.players[seat]
     cap = WIN_LEVEL if may_win else WIN_LEVEL - 1
     new = min(cap, p.level + n) if p.level < cap else p.level

@@ -234,6 +234,7 @@ def kill(g: GameState, seat: int, ev: list[Event], source: str) -> None:
             discard(g, attached)
     for h in p.hirelings:
         g.carrying.pop(h, None)
+        g.card_sex.pop(h, None)
     for zone in (p.hand, p.equipped, p.carried, p.steeds, p.hirelings):
         zone.clear()
     g.body.extend(body)

@@ -157,6 +157,7 @@ def discard(g: GameState, inst: int) -> None:
     """Send a card, and whatever is attached to it, to its discard pile (B17)."""
     for attached in g.attached.pop(inst, ()):
         discard(g, attached)
+    g.card_sex.pop(inst, None)  # a changed sex goes with the card out of play (H15)
     pile = g.door_discard if g.defs[inst].deck == "door" else g.treasure_discard
     pile.append(inst)
 

@@ -83,6 +83,12 @@ def _check_boost(g: GameState, seat: int, inst: int, a: Action) -> None:
     playable = card.extra_races or card.extra_classes or card.extra_hirelings or card.enhances
     require(bool(playable), "B4", f"{card.name} cannot be played")
     require(own_turn(g, seat), "B14", f"{card.name} is played on your own turn")
+    boosts = [g.defs[b] for b in g.players[seat].boosts]
+    if card.extra_races or card.extra_classes:  # one Half-Breed, one Super Munchkin (B14)
+        same = any(
+            (b.extra_races and card.extra_races) or (b.extra_classes and card.extra_classes) for b in boosts
+        )
+        require(not same, "B14", f"you already have {card.name}: it allows one second race or class")
     if card.enhances:
         require(
             _enhanced_trait(g, seat, a.on, card.enhances) is not None,

@@ -113,6 +113,8 @@ def check_accept(g: GameState, seat: int, a: Action) -> None:
     check_answer(g, seat, a)
     offer = g.offer
     assert offer is not None
+    still = set(_tradeable(g, offer.giver)) >= set(offer.give) and set(_tradeable(g, seat)) >= set(offer.take)
+    require(still, "B13", "a card of this trade has left play since it was offered: decline it")
     problem = receive_problem(g, seat, list(offer.give), list(offer.take))
     require_fits(problem, "you could not hold it: ")
 
