@@ -4,9 +4,12 @@ asking every registered verb would."""
 
 from __future__ import annotations
 
+import pytest
+
 from munchkin.bots.random_bot import RandomBot
 from munchkin.cards.loader import load_builtin_sets
 from munchkin.engine.actions import Action
+from munchkin.engine.errors import RulesError
 from munchkin.engine.game import Game
 from munchkin.engine.verbs import REGISTRY, passes
 from munchkin.match import play_match
@@ -34,3 +37,13 @@ def test_situations_leave_no_legal_action_out() -> None:
         bots = [RandomBot(seed * 10 + i) for i in range(4)]
         play_match(CARDS, 4, seed, bots, 1500, after_decision=compare)
     assert compared > 5_000
+
+
+def test_an_action_with_fields_its_verb_does_not_use_is_refused() -> None:
+    game = Game.new(CARDS, [("Ann", "female"), ("Bob", "male")], seed=1)
+    while game.state.phase == "setup":
+        game.apply(game.waiting_for()[0], Action("pass"))
+    before = game.fingerprint()
+    with pytest.raises(RulesError, match=r"\(B4\): kick_door takes no target"):
+        game.apply("Ann", Action("kick_door", target="Bob"))
+    assert game.fingerprint() == before

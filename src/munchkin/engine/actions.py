@@ -63,6 +63,42 @@ PLAYER_VERBS = frozenset({"trade", "ask_help"})
 """Verbs whose argument is a player's name."""
 
 
+VERB_FIELDS: dict[str, frozenset[str]] = {
+    verb: frozenset(fields.split())
+    for verb, fields in {
+        "kick_door": "arg cards",
+        "loot_room": "",
+        "look_for_trouble": "arg",
+        "end_turn": "",
+        "pass": "",
+        "play": "arg target on",
+        "keep": "arg",
+        "monstrify": "arg",
+        "equip": "arg hireling",
+        "unequip": "arg",
+        "discard": "arg",
+        "sell": "arg cards",
+        "trade": "arg give take",
+        "accept_trade": "",
+        "decline_trade": "",
+        "ask_help": "arg reward give",
+        "accept_help": "",
+        "decline_help": "",
+        "resolve_combat": "",
+        "run_away": "arg cards",
+        "sacrifice_hireling": "arg helper_escapes",
+        "choose": "arg",
+        "berserk": "arg",
+        "turn_undead": "arg",
+        "flight": "arg",
+        "charm": "arg",
+        "backstab": "arg target",
+        "steal": "arg target cards",
+    }.items()
+}
+"""The fields each verb uses; an action that sets any other is refused."""
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One decision. `arg` is the verb's argument (a card id, a player, an option)."""
@@ -77,6 +113,11 @@ class Action:
     take: tuple[str, ...] = ()
     reward: int = 0
     helper_escapes: bool = False
+
+    def stray_fields(self) -> list[str]:
+        """Fields set that this verb does not use."""
+        used = VERB_FIELDS.get(self.verb, frozenset())
+        return [key for key, value in action_to_dict(self).items() if key != "verb" and key not in used]
 
     def __str__(self) -> str:
         parts = [self.verb] + ([self.arg] if self.arg else [])

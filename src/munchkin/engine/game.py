@@ -124,6 +124,9 @@ class Game:
             raise RulesError("B4", f"unknown verb '{action.verb}'")
         if self.state.phase == "over":
             raise RulesError("B2", "the game is over")
+        stray = action.stray_fields()
+        if stray:
+            raise RulesError("B4", f"{action.verb} takes no {', '.join(stray)}")
         if self.state.players[seat].dead:
             raise RulesError("B10", "the dead make no decisions until their next turn")
         verb.check(self.state, seat, action)

@@ -1,0 +1,479 @@
+#!/usr/bin/env python3
+"""Soak run: complete games of random legal decisions, checking the engine's invariants.
+
+    .venv/bin/python scripts/soak.py [--decisions 1000000] [--seed S] [--sets base base,horses] [--workers N]
+
+Games have 2 to 6 players, one of the chosen card sets, and a mix of weighted and
+uniform random bots. After every decision: every card in exactly one place, levels
+from 1 to 10, one winner at most, links between cards intact. At a sample of
+decisions: `legal_actions` of every player does not raise, the game waits only for
+players who can act, and each listed action is accepted (on a copy); real actions of
+other players or moments and junk actions are refused, leaving the state byte-identical;
+no view holds a hidden card. At the end of each game: replaying the seed and the
+decisions gives the same state, and a won game refuses every verb and the actions
+remembered from the game (B2). Prints progress, then the figures and every violation;
+exits 1 when there is any.
+
+The checks are shared with tests/test_properties.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+import traceback
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from functools import cache
+from itertools import count
+from typing import Any
+
+from munchkin.bots.random_bot import RandomBot
+from munchkin.cards.loader import load_builtin_sets
+from munchkin.cards.schema import CardDef
+from munchkin.engine.actions import VERBS, Action
+from munchkin.engine.errors import RulesError
+from munchkin.engine.game import Game
+from munchkin.engine.invariants import card_places, levels
+from munchkin.engine.rules.character import WIN_LEVEL
+from munchkin.engine.state import IN_PLAY_ZONES, GameState
+from munchkin.match import play_match, replay, seat_players
+from munchkin.views import PlayerView, view
+
+SET_CHOICES = ("base", "base,horses")
+UNKNOWN_VERB = "no-such-verb"
+GAME_DECISIONS = 20_000
+"""Most decisions in one game (uniform bots can play on and on)."""
+SAMPLE_EVERY = 40
+"""The sampled checks run after one decision in this many."""
+POOL_SIZE = 300
+"""Real actions remembered per game, to try at other moments and for other players."""
+ACCEPT_SAMPLE = 4
+"""Listed actions tried per player at a sampled decision."""
+REAL_SAMPLE, JUNK_SAMPLE = 6, 3
+"""Real actions and junk actions tried at a sampled decision."""
+VIEW_EVERY = 10
+"""Views are compared at one sampled decision in this many."""
+
+
+@cache
+def cards_of(sets: str) -> tuple[CardDef, ...]:
+    """The cards of comma-separated built-in sets, loaded once per process."""
+    return tuple(load_builtin_sets(sets.split(",")))
+
+
+# -- the checks ------------------------------------------------------------------------------
+
+
+def cheap_problems(game: Game) -> list[str]:
+    """Every card in exactly one place, levels from 1 to 10, one winner at most, and the
+    game over exactly when someone has won (B2, B3); then `link_problems`."""
+    problems = card_places(game.state) + levels(game.state)
+    at_ten = [p.name for p in game.state.players if p.level >= WIN_LEVEL]
+    if len(at_ten) > 1:
+        problems.append(f"several players at level {WIN_LEVEL}: {at_ten}")
+    if game.over != (game.winner is not None):
+        problems.append(f"over={game.over} but winner={game.winner}")
+    return problems + link_problems(game.state)
+
+
+def link_problems(g: GameState) -> list[str]:
+    """What links cards to cards and players stays true: items are carried only by hirelings
+    in play, nothing stays attached to a card in a deck or a discard pile, a changed sex
+    belongs to a hireling in play (H7, B17, S5, H15); at most two races and two classes
+    (B14); the dead hold no cards until their next turn (B10)."""
+    hirelings = {h for p in g.players for h in p.hirelings}
+    piles = set(g.door_deck + g.treasure_deck + g.door_discard + g.treasure_discard)
+    problems = [
+        f"{g.defs[h].id} carries items out of play"
+        for h, items in g.carrying.items()
+        if items and h not in hirelings
+    ]
+    problems += [
+        f"cards stay attached to {g.defs[h].id} in a pile"
+        for h, on in g.attached.items()
+        if on and h in piles
+    ]
+    problems += [f"{g.defs[h].id} keeps a changed sex out of play" for h in g.card_sex if h not in hirelings]
+    for p in g.players:
+        if len(p.races) > 2 or len(p.classes) > 2:
+            problems.append(f"{p.name} has races {g.ids(p.races)} and classes {g.ids(p.classes)}")
+        if p.dead and (p.hand or any(getattr(p, zone) for zone in IN_PLAY_ZONES)):
+            problems.append(f"{p.name} is dead but holds cards")
+    return problems
+
+
+def all_legal(game: Game) -> tuple[dict[str, list[Action]], list[str]]:
+    """Every player's legal actions, and a problem for each player for whom listing raised."""
+    legal: dict[str, list[Action]] = {}
+    problems = []
+    for player in game.players:
+        try:
+            legal[player] = game.legal_actions(player)
+        except Exception as exc:
+            legal[player] = []
+            problems.append(f"legal_actions({player}) raised {exc!r}")
+    return legal, problems
+
+
+def liveness_problems(game: Game, legal: dict[str, list[Action]]) -> list[str]:
+    """A game that is not over waits for someone, and everyone it waits for can act."""
+    waiting = game.waiting_for()
+    if not game.over and not waiting:
+        return ["the game waits for nobody"]
+    return [f"the game waits for {p}, who has no legal action" for p in waiting if not legal[p]]
+
+
+def try_on_copy(game: Game, player: str, action: Action) -> tuple[RulesError | None, list[str]]:
+    """Apply `action` to a copy of the game: the refusal, if any, and the problems seen (an
+    exception other than RulesError, a refusal that changed the state, an accepted action
+    that broke the cheap invariants)."""
+    trial = game.copy()
+    before = trial.fingerprint()
+    try:
+        trial.apply(player, action)
+    except RulesError as exc:
+        changed = trial.fingerprint() != before
+        return exc, [f"{player}: refused {action} changed the state"] if changed else []
+    except Exception as exc:
+        return None, [f"{player}: {action} raised {exc!r} instead of a RulesError"]
+    return None, [f"after {player}: {action}: {p}" for p in cheap_problems(trial)]
+
+
+def acceptance_problems(
+    game: Game, legal: dict[str, list[Action]], rng: random.Random, per_player: int
+) -> list[str]:
+    """A sample of each player's listed actions, tried on copies: each is accepted, keeps
+    the cheap invariants, and leaves the original game as it was."""
+    before = game.fingerprint()
+    problems = []
+    for player, actions in legal.items():
+        for action in rng.sample(actions, min(per_player, len(actions))):
+            refusal, seen = try_on_copy(game, player, action)
+            problems += seen + ([f"{player}: listed {action} {refusal}"] if refusal else [])
+    if game.fingerprint() != before:
+        problems.append("applying actions to copies changed the original game")
+    return problems
+
+
+def refusal_problems(
+    game: Game, legal: dict[str, list[Action]], attempts: Sequence[tuple[str, Action]]
+) -> list[str]:
+    """Real actions (listed at other moments or for other players) that are not listed now
+    for the player who tries them: each is refused and changes nothing."""
+    problems = []
+    for player, action in attempts:
+        if action not in legal[player]:
+            refusal, seen = try_on_copy(game, player, action)
+            problems += seen + ([] if refusal else [f"{player}: {action} accepted though not listed"])
+    return problems
+
+
+def junk_problems(game: Game, attempts: Sequence[tuple[str, Action]]) -> list[str]:
+    """Junk actions are refused without a change, or accepted keeping the invariants
+    (`apply` ignores the fields a verb does not use)."""
+    return [problem for player, action in attempts for problem in try_on_copy(game, player, action)[1]]
+
+
+def won_problems(game: Game) -> list[str]:
+    """A won game waits for nobody, lists nothing and refuses every verb naming B2."""
+    if not game.over:
+        return []
+    problems = [f"the won game waits for {game.waiting_for()}"] if game.waiting_for() else []
+    for player in game.players:
+        if game.legal_actions(player):
+            problems.append(f"the won game lists actions for {player}")
+        for verb in VERBS:
+            refusal, seen = try_on_copy(game, player, Action(verb))
+            if refusal is None or refusal.rule != "B2":
+                seen.append(f"{player}: {verb} after the win: {refusal or 'accepted'}, not refused (B2)")
+            problems += seen
+    return problems
+
+
+def hidden_redrawn(game: Game, player: str, rng: random.Random) -> Game:
+    """The same game as `player` knows it, with each card hidden from them (in a deck or
+    another player's hand) swapped at random with another hidden card of the same deck."""
+    other = game.copy()
+    g = other.state
+    zones = [g.door_deck, g.treasure_deck] + [p.hand for p in g.players if p.name != player]
+    for deck in ("door", "treasure"):
+        slots = [(zone, k) for zone in zones for k, inst in enumerate(zone) if g.defs[inst].deck == deck]
+        pool = [zone[k] for zone, k in slots]
+        rng.shuffle(pool)
+        for (zone, k), inst in zip(slots, pool, strict=True):
+            zone[k] = inst
+    return other
+
+
+def view_problems(game: Game, rng: random.Random) -> list[str]:
+    """No view depends on hidden cards: redrawing them changes nothing a player sees,
+    their legal actions included (non-interference)."""
+    problems = []
+    for player in game.players:
+        if view(game, player).to_dict() != view(hidden_redrawn(game, player, rng), player).to_dict():
+            problems.append(f"{player}'s view changes with cards hidden from them")
+    return problems
+
+
+def replay_problems(
+    cards: Sequence[CardDef], game: Game, seed: int, decisions: Sequence[tuple[str, Action]]
+) -> list[str]:
+    """Replaying the seed and the decisions gives the same state (B19)."""
+    try:
+        again = replay(cards, len(game.players), seed, decisions)
+    except Exception as exc:
+        return [f"replay of {len(decisions)} decisions raised {exc!r}"]
+    return (
+        [] if again.fingerprint() == game.fingerprint() else [f"replay of {len(decisions)} decisions differs"]
+    )
+
+
+# -- junk actions ------------------------------------------------------------------------------
+
+
+def action_fields(cards: Sequence[CardDef], players: Sequence[str]) -> dict[str, list[Any]]:
+    """The values each field of a junk action is drawn from, the field's default first:
+    real card ids and player names, and unknown ones."""
+    ids = sorted({c.id for c in cards})
+    names = [*players, "nobody"]
+    some_cards = [(), *((i,) for i in ids), (ids[0], ids[-1])]
+    return {
+        "verb": [*VERBS, UNKNOWN_VERB],
+        "arg": [None, *ids, *names, "no-such-card"],
+        "target": [None, *names],
+        "on": [None, *ids],
+        "hireling": [None, *ids],
+        "cards": some_cards,
+        "give": some_cards,
+        "take": some_cards,
+        "reward": [0, 1, 2, -1],
+        "helper_escapes": [False, True],
+    }
+
+
+def junk_action(rng: random.Random, fields: dict[str, list[Any]], filled: float = 0.3) -> Action:
+    """A random verb, each other field left at its default or, with chance `filled`, drawn."""
+    values = {
+        key: rng.choice(choices) if rng.random() < filled else choices[0] for key, choices in fields.items()
+    }
+    return Action(**{**values, "verb": rng.choice(fields["verb"])})
+
+
+# -- one game --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything that decides a soak game."""
+
+    index: int
+    seed: int
+    sets: str
+    players: int
+    uniform: tuple[bool, ...]
+
+    def __str__(self) -> str:
+        bots = "".join("u" if u else "w" for u in self.uniform)
+        return f"game {self.index} (seed {self.seed}, sets {self.sets}, {self.players} players, bots {bots})"
+
+
+@dataclass
+class GameReport:
+    spec: GameSpec
+    decisions: int
+    finished: bool
+    violations: list[str]
+
+
+class _Stop(Exception):
+    """Ends a game at its first violation: a broken state says nothing more."""
+
+
+@dataclass
+class _Checker:
+    """Runs the checks after each decision of one game and remembers what they need."""
+
+    cards: Sequence[CardDef]
+    fields: dict[str, list[Any]]
+    seed: int
+    rng: random.Random
+    sample_every: int
+    decisions: list[tuple[str, Action]] = field(default_factory=list)
+    pool: dict[Action, None] = field(default_factory=dict)
+    violations: list[str] = field(default_factory=list)
+    chosen: tuple[str, Action] | None = None
+    game: Game | None = None
+
+    def after(self, game: Game, player: str, action: Action) -> None:
+        self.game = game
+        self.decisions.append((player, action))
+        problems = cheap_problems(game)
+        if self.rng.randrange(self.sample_every) == 0:
+            problems += self.sampled(game)
+        if problems:
+            where = f"decision {len(self.decisions)} ({player}: {action})"
+            self.violations += [f"{where}: {p}" for p in problems]
+            raise _Stop
+
+    def sampled(self, game: Game) -> list[str]:
+        legal, problems = all_legal(game)
+        problems += liveness_problems(game, legal)
+        problems += acceptance_problems(game, legal, self.rng, ACCEPT_SAMPLE)
+        for actions in legal.values():
+            self.pool.update(dict.fromkeys(actions))
+        while len(self.pool) > POOL_SIZE:
+            del self.pool[next(iter(self.pool))]
+        problems += refusal_problems(game, legal, self.attempts(game, self.real(REAL_SAMPLE)))
+        junk = [junk_action(self.rng, self.fields) for _ in range(JUNK_SAMPLE)]
+        problems += junk_problems(game, self.attempts(game, junk))
+        if self.rng.randrange(VIEW_EVERY) == 0:
+            problems += view_problems(game, self.rng)
+        return problems
+
+    def real(self, n: int) -> list[Action]:
+        return self.rng.sample(list(self.pool), min(n, len(self.pool)))
+
+    def attempts(self, game: Game, actions: list[Action]) -> list[tuple[str, Action]]:
+        """Each action, by a player chosen at random."""
+        return [(self.rng.choice(game.players), a) for a in actions]
+
+    def finish(self) -> None:
+        """The end of a game without violations: it replays exactly, and once won it refuses
+        every verb and every action remembered (B2, B19)."""
+        game = self.game
+        if game is None or self.violations:
+            return
+        self.violations += replay_problems(self.cards, game, self.seed, self.decisions)
+        if game.over:
+            self.violations += won_problems(game)
+            remembered = self.attempts(game, self.real(POOL_SIZE))
+            self.violations += refusal_problems(game, all_legal(game)[0], remembered)
+
+
+class _Recording:
+    """A bot that remembers its last choice, so a crash in `apply` can name it."""
+
+    def __init__(self, bot: RandomBot, checker: _Checker) -> None:
+        self.bot, self.checker = bot, checker
+
+    def choose(self, player_view: PlayerView) -> Action:
+        action = self.bot.choose(player_view)
+        self.checker.chosen = (player_view.player, action)
+        return action
+
+
+def soak_game(spec: GameSpec, max_decisions: int, sample_every: int) -> GameReport:
+    """Play one game with every check; a crash or a broken invariant ends it."""
+    cards = cards_of(spec.sets)
+    names = [name for name, _ in seat_players(spec.players)]
+    checker = _Checker(cards, action_fields(cards, names), spec.seed, random.Random(spec.seed), sample_every)
+    bots = [_Recording(RandomBot(spec.seed * 10 + i, u), checker) for i, u in enumerate(spec.uniform)]
+    try:
+        play_match(cards, spec.players, spec.seed, bots, max_decisions, after_decision=checker.after)
+    except _Stop:
+        pass
+    except Exception:
+        who = "" if checker.chosen is None else f" ({checker.chosen[0]}: {checker.chosen[1]})"
+        crash = traceback.format_exc(limit=-4)
+        checker.violations.append(f"decision {len(checker.decisions) + 1}{who} crashed:\n{crash}")
+    checker.finish()
+    finished = checker.game is not None and checker.game.over
+    return GameReport(spec, len(checker.decisions), finished, checker.violations)
+
+
+def game_specs(seed: int, sets: Sequence[str], uniform_share: float) -> Iterator[GameSpec]:
+    """The endless, seeded sequence of soak games."""
+    rng = random.Random(seed)
+    for index in count():
+        players = rng.randint(2, 6)
+        uniform = tuple(rng.random() < uniform_share for _ in range(players))
+        yield GameSpec(index, rng.randrange(1 << 31), rng.choice(sets), players, uniform)
+
+
+# -- the run ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Totals:
+    decisions: int = 0
+    games: int = 0
+    finished: int = 0
+    violations: list[str] = field(default_factory=list)
+
+    def add(self, report: GameReport) -> None:
+        self.decisions += report.decisions
+        self.games += 1
+        self.finished += report.finished
+        self.violations += [f"{report.spec}: {v}" for v in report.violations]
+
+
+def run(args: argparse.Namespace) -> Totals:
+    """Play games on `args.workers` processes until `args.decisions` decisions are made."""
+    totals = Totals()
+    specs = game_specs(args.seed, args.sets, args.uniform_share)
+    start = last = time.perf_counter()
+    with ProcessPoolExecutor(args.workers) as pool:
+        running: set[Future[GameReport]] = set()
+        while running or totals.decisions < args.decisions:
+            while totals.decisions < args.decisions and len(running) < 2 * args.workers:
+                running.add(pool.submit(soak_game, next(specs), args.game_decisions, args.sample_every))
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                totals.add(future.result())
+            now = time.perf_counter()
+            if now - last >= args.progress:
+                last = now
+                print(_progress(totals, now - start), flush=True)
+    return totals
+
+
+def _progress(totals: Totals, seconds: float) -> str:
+    return (
+        f"{seconds:7.1f}s  decisions {totals.decisions:>9}  games {totals.games:>6}  "
+        f"violations {len(totals.violations)}  {totals.decisions / seconds:,.0f} decisions/s"
+    )
+
+
+def parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--decisions", type=int, default=1_000_000, help="decisions to make at least")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the sequence of games")
+    parser.add_argument(
+        "--sets", nargs="+", default=list(SET_CHOICES), help="card set choices, e.g. base,horses"
+    )
+    parser.add_argument("--workers", type=int, default=2, help="processes")
+    parser.add_argument("--game-decisions", type=int, default=GAME_DECISIONS, help="most decisions a game")
+    parser.add_argument("--sample-every", type=int, default=SAMPLE_EVERY, help="sampled checks 1 in N")
+    parser.add_argument("--uniform-share", type=float, default=0.2, help="share of uniform random bots")
+    parser.add_argument("--progress", type=float, default=10.0, help="seconds between progress lines")
+    args = parser.parse_args(argv)
+    for sets in args.sets:
+        try:
+            cards_of(sets)
+        except Exception as exc:
+            parser.error(f"--sets {sets}: {exc}")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse(argv)
+    start = time.perf_counter()
+    totals = run(args)
+    seconds = time.perf_counter() - start
+    print(f"decisions made: {totals.decisions}")
+    print(f"games finished: {totals.finished} of {totals.games} (cap {args.game_decisions} decisions a game)")
+    print(f"invariant violations: {len(totals.violations)}")
+    for violation in totals.violations:
+        print(f"  {violation}")
+    print(f"decisions per second: {totals.decisions / seconds:,.0f}")
+    return 1 if totals.violations else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
