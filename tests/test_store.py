@@ -33,7 +33,7 @@ BOTS = (
     Seat("Bob", "male", "bot:random"),
     Seat("Cid", "male", "bot:random"),
 )
-SEED = 8  # a game of 230 decisions
+SEED = 8  # a short game between random bots
 
 
 def _corpus() -> ModuleType:
@@ -110,7 +110,8 @@ def test_a_resumed_game_goes_on_as_if_never_interrupted(db_url: str) -> None:
         again = Session.resume(game_id, store)
         assert again.fingerprint() == whole.fingerprint()
         (info,) = store.games()
-    assert (info.progress.status, info.progress.winner, info.decisions) == ("won", whole.winner, 230)
+    assert (info.progress.status, info.progress.winner) == ("won", whole.winner)
+    assert info.decisions == len(whole.decisions)
 
 
 def test_undo_is_saved(db_url: str) -> None:
@@ -174,9 +175,10 @@ def test_replay_tells_the_game_and_verifies_it(db_url: str) -> None:
     lines = out.splitlines()
     assert lines[0] == "Game 1: seed 8, sets base; Ann (bot:random), Bob (bot:random), Cid (bot:random)"
     assert lines[1:-1] == whole.log()
-    assert lines[-1] == f"Bob wins on turn {whole.view('Bob').data['turn']}, after 230 decisions."
+    n, turn = len(whole.decisions), whole.view("Bob").data["turn"]
+    assert lines[-1] == f"{whole.winner} wins on turn {turn}, after {n} decisions."
     code, out, _ = _cli("replay", str(game_id), "--verify", "--db", db_url)
-    assert (code, out.splitlines()[-1]) == (0, "verified: 230 decisions lead to the saved state")
+    assert (code, out.splitlines()[-1]) == (0, f"verified: {n} decisions lead to the saved state")
 
 
 def test_verify_finds_a_tampered_decision(db_url: str) -> None:
