@@ -18,6 +18,7 @@ from munchkin.sim import cli as sim_cli
 from munchkin.store import cli as store_cli
 from munchkin.text import sentence
 from munchkin.tui import cli as tui_cli
+from munchkin.web import cli as web_cli
 
 app = typer.Typer(
     help="A reference rules engine for Munchkin, with Hirelings and Steeds.", no_args_is_help=True
@@ -66,6 +67,7 @@ def demo(
 sim_cli.register(app)
 store_cli.register(app)
 tui_cli.register(app)
+web_cli.register(app)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,152 @@
+"""The lobby over HTTP: create a game, look at it, join, get ready, start; the card data."""
+
+from __future__ import annotations
+
+import functools
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Path, Query, Request
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+
+from munchkin.cards.loader import builtin_set_names
+from munchkin.session import BOT_KINDS
+from munchkin.store.store import load_cards
+from munchkin.web.hub import Granted, Hub
+from munchkin.web.lobby import LobbyError
+from munchkin.web.protocol import Token
+from munchkin.web.tokens import CODE_PATTERN
+
+NAME_PATTERN = r"^[^\W_][\w .'-]{0,23}$"
+"""A player's name: 1 to 24 letters, digits, spaces and .'- (starting with a letter or digit)."""
+CARD_FIELDS = {
+    "id",
+    "name",
+    "deck",
+    "type",
+    "text",
+    "bonus",
+    "value",
+    "slot",
+    "big",
+    "level",
+    "treasures",
+    "levels",
+    "run_away",
+    "undead",
+    "hands",
+    "sex",
+}
+"""Card data the client draws faces from: printed on the card, so public."""
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, pattern=NAME_PATTERN)]
+Sex = Literal["female", "male"]
+SetName = Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]{1,32}$")]
+BotKind = Literal["bot:random", "bot:heuristic"]
+Code = Annotated[str, Path(pattern=CODE_PATTERN)]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateGame(_Body):
+    name: Name
+    sex: Sex = "female"
+    sets: list[SetName] = Field(default=["base"], min_length=1, max_length=4)
+    seats: int = Field(default=4, ge=2, le=6)
+    bots: list[BotKind] = Field(default=[], max_length=5)
+    response_seconds: float | None = Field(default=None, ge=0, le=300)
+
+    @field_validator("sets")
+    @classmethod
+    def _known_sets(cls, sets: list[str]) -> list[str]:
+        unknown = sorted(set(sets) - set(builtin_set_names()))
+        if unknown or len(set(sets)) != len(sets):
+            raise ValueError(f"choose distinct sets among {', '.join(builtin_set_names())}")
+        return sets
+
+
+class JoinGame(_Body):
+    name: Name
+    sex: Sex = "female"
+
+
+class Ready(_Body):
+    token: Token
+    ready: bool = True
+
+
+class Start(_Body):
+    token: Token
+
+
+def hub_of(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def limited(request: Request, hub: Annotated[Hub, Depends(hub_of)]) -> Hub:
+    """The hub, if this address has not made too many lobby requests lately."""
+    address = request.client.host if request.client else "?"
+    if not hub.requests.take(address):
+        raise LobbyError(429, "too many requests: slow down")
+    return hub
+
+
+Limited = Annotated[Hub, Depends(limited)]
+router = APIRouter(prefix="/api")
+
+
+def _granted(seat: Granted) -> dict[str, Any]:
+    return seat._asdict()
+
+
+@router.get("/options")
+async def options() -> dict[str, Any]:
+    """What a new game may be made of."""
+    return {"sets": builtin_set_names(), "bots": list(BOT_KINDS), "seats": [2, 6]}
+
+
+@router.post("/games", status_code=201)
+async def create(body: CreateGame, hub: Limited) -> dict[str, Any]:
+    """A new game; you hold its first seat."""
+    return _granted(hub.create(body.name, body.sex, body.sets, body.seats, body.bots, body.response_seconds))
+
+
+@router.get("/games/{code}")
+async def table(code: Code, hub: Annotated[Hub, Depends(hub_of)]) -> dict[str, Any]:
+    """A game's lobby table: its seats, who is ready, whether it started."""
+    return hub.entry(code).table.public()
+
+
+@router.post("/games/{code}/join", status_code=201)
+async def join(code: Code, body: JoinGame, hub: Limited) -> dict[str, Any]:
+    """Take a free seat; keep the token, it is your seat."""
+    return _granted(hub.join(code, body.name, body.sex))
+
+
+@router.post("/games/{code}/ready")
+async def ready(code: Code, body: Ready, hub: Limited) -> dict[str, Any]:
+    hub.ready(code, body.token, body.ready)
+    return hub.entry(code).table.public()
+
+
+@router.post("/games/{code}/start")
+async def start(code: Code, body: Start, hub: Limited) -> dict[str, Any]:
+    """The creator starts the game once every seat is taken and everyone is ready."""
+    await hub.start(code, body.token)
+    return hub.entry(code).table.public()
+
+
+@router.get("/cards")
+async def cards(sets: Annotated[str, Query(max_length=100, pattern=r"^[a-z0-9,-]+$")] = "base") -> list[Any]:
+    """The cards of the named sets as the client draws them (card data, no game state)."""
+    names = tuple(sorted(set(sets.split(",")) & set(builtin_set_names())))
+    if not names:
+        raise LobbyError(404, f"no such card sets: {sets}")
+    return _card_faces(names)
+
+
+@functools.cache
+def _card_faces(sets: tuple[str, ...]) -> list[dict[str, Any]]:
+    return [card.model_dump(include=CARD_FIELDS) for card in load_cards(sets)]

@@ -1,0 +1,103 @@
+"""The FastAPI application: the lobby API, the game WebSocket and the browser client."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from munchkin.store import Store, StoreError
+from munchkin.web import api, ws
+from munchkin.web.config import WebConfig
+from munchkin.web.db import LobbyDb
+from munchkin.web.hub import Hub
+from munchkin.web.lobby import LobbyError
+
+log = logging.getLogger("munchkin.web")
+STATIC = Path(__file__).with_name("static")
+PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+PATTERN_HINTS = {
+    "name": "1 to 24 letters, digits, spaces or .'- starting with a letter or a digit",
+    "token": "not a seat token",
+    "code": "a game code is 6 letters and digits",
+}
+
+
+def create_app(config: WebConfig | None = None) -> FastAPI:
+    """The server; the database is opened when it starts and closed when it stops."""
+    settings = config or WebConfig()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(settings.db_url)
+        hub = Hub(settings, store, LobbyDb(store.engine))
+        app.state.hub = hub
+        try:
+            yield
+        finally:
+            hub.close()
+            store.close()
+
+    app = FastAPI(title="Munchkin online", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_message_bytes)
+    app.add_exception_handler(LobbyError, _lobby_error)
+    app.add_exception_handler(StoreError, _store_error)
+    app.add_exception_handler(RequestValidationError, _invalid)
+    app.include_router(api.router)
+    app.include_router(ws.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
+
+    return app
+
+
+async def _lobby_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, LobbyError)
+    return JSONResponse({"error": str(exc)}, status_code=exc.status)
+
+
+async def _store_error(_request: Request, exc: Exception) -> JSONResponse:
+    log.error("the database failed: %s", exc)
+    return JSONResponse({"error": "the server cannot save games right now; try again later"}, status_code=503)
+
+
+async def _invalid(_request: Request, exc: Exception) -> JSONResponse:
+    """A malformed request, told in one line: where and what."""
+    assert isinstance(exc, RequestValidationError)
+    error = exc.errors()[0]
+    where = ".".join(str(part) for part in error["loc"] if part != "body") or "body"
+    if error["type"] == "json_invalid":
+        return JSONResponse({"error": "the body is not valid JSON"}, status_code=422)
+    what = PATTERN_HINTS.get(where, "has characters that are not allowed")
+    message = what if error["type"] == "string_pattern_mismatch" else error["msg"]
+    return JSONResponse({"error": f"{where}: {message}"}, status_code=422)
+
+
+class BodyLimit:
+    """Refuse request bodies over `max_bytes` (and bodies of unknown length) before reading them."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app, self.max_bytes = app, max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in ("POST", "PUT", "PATCH"):
+            length = dict(scope["headers"]).get(b"content-length", b"")
+            if not length.isdigit() or int(length) > self.max_bytes:
+                status, error = (411, "say how long the body is") if not length else (413, "body too large")
+                await JSONResponse({"error": error}, status_code=status)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)

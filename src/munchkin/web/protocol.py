@@ -1,0 +1,105 @@
+"""The WebSocket protocol: what a client may send (checked with pydantic) and what it is sent.
+
+Client to server, one JSON object per text message of at most `max_message_bytes`:
+
+- `{"type": "hello", "token": TOKEN | null}`: the first message; take your seat, or
+  watch (null).
+- `{"type": "act", "token": TOKEN, "action": ACTION, "player": NAME?, "seq": N?, "ref": N?}`:
+  ACTION is `action_to_dict`'s plain data; `player`, if given, must be the token's
+  seat; with `seq` (the last one received) the action is refused once the game has
+  moved on, so that a click never lands in a later window; `ref` comes back in the
+  refusal, or as `acked` in the first game message that holds the action.
+
+Server to client:
+
+- `{"type": "welcome", "code", "seat": NAME | null}`
+- `{"type": "lobby", "table": {...}}`: the lobby table, whenever it changes.
+- `{"type": "game", "seq", "full", "view", "labels", "situation", "log", "deadline",
+  "seats"}`: `view` is `view(game, you).to_dict()` (a spectator's holds no hand and
+  no actions), all of it when `full`, else only its top-level keys that changed;
+  `labels` are the legal actions in words (sent with `view.legal`); `log` the new
+  sentences; `deadline` the seconds left to answer out of turn, or null; `acked` the
+  `ref` of this connection's last action taken.
+- `{"type": "refused", "code", "message", "ref"}`: a message that was not acted on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+
+from munchkin.engine.actions import Action
+from munchkin.engine.events import Event
+from munchkin.text import sentence
+from munchkin.tui.describe import describe
+from munchkin.views import event_for
+from munchkin.web.tokens import TOKEN_PATTERN
+
+Token = Annotated[str, StringConstraints(pattern=TOKEN_PATTERN)]
+PRIVATE_KEYS = frozenset({"player", "hand", "legal", "deciding", "run_away_modifier", "hand_limit"})
+"""Keys of a player's view that are about that player alone: a spectator gets none of them."""
+
+
+class Refusal(Exception):
+    """A client message not acted on: a short code and a one-line reason for the client."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+    def message(self, ref: int | None = None) -> dict[str, object]:
+        return {"type": "refused", "code": self.code, "message": str(self), "ref": ref}
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    token: Token | None = None
+
+
+class Act(_Message):
+    type: Literal["act"]
+    token: Token
+    action: dict[str, Any]
+    player: str | None = Field(default=None, max_length=64)
+    seq: int | None = Field(default=None, ge=0)
+    ref: int | None = Field(default=None, ge=0, lt=2**53)
+
+
+_INBOUND: TypeAdapter[Hello | Act] = TypeAdapter(Annotated[Hello | Act, Field(discriminator="type")])
+
+
+def parse(text: str) -> Hello | Act:
+    """A client message, or a `Refusal` naming the first thing wrong with it."""
+    try:
+        return _INBOUND.validate_json(text)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        if error["type"] == "json_invalid":
+            raise Refusal("bad_json", "not a JSON object") from None
+        where = ".".join(str(part) for part in error["loc"]) or "message"
+        raise Refusal("bad_message", f"{where}: {error['msg']}") from None
+
+
+def public_view(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A player's view stripped of everything about that player: what a spectator sees."""
+    out = {key: value for key, value in data.items() if key not in PRIVATE_KEYS}
+    if out.get("prompt"):
+        out["prompt"] = {**out["prompt"], "options": []}
+    return out
+
+
+def tell(events: Iterable[Event], seat: str | None, names: Mapping[str, str]) -> list[str]:
+    """The events as `seat` may see them (`event_for`; a spectator as nobody), as sentences."""
+    who = seat or ""
+    return [line for event in events if (line := sentence(event_for(event, who), names))]
+
+
+def labels(legal: Sequence[Action], names: Mapping[str, str], me: str) -> list[str]:
+    """Each legal action in words, as `me` reads it."""
+    return [describe(action, names, me) for action in legal]

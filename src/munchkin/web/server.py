@@ -1,0 +1,53 @@
+"""The app under uvicorn: in the foreground (`munchkin serve`) or in a thread (tests, load runs)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import uvicorn
+
+from munchkin.web.app import create_app
+from munchkin.web.config import WebConfig
+
+WS_MAX_BYTES = 64 * 1024
+"""Frames larger than this are refused by uvicorn before the app sees them."""
+START_SECONDS = 10.0
+
+
+def _server(config: WebConfig, host: str, port: int, log_level: str) -> uvicorn.Server:
+    settings = uvicorn.Config(
+        create_app(config),
+        host=host,
+        port=port,
+        ws_max_size=WS_MAX_BYTES,
+        ws_per_message_deflate=False,  # messages are small; compressing them costs more than it saves
+        limit_concurrency=config.max_connections,
+        log_level=log_level,
+    )
+    return uvicorn.Server(settings)
+
+
+def run_server(config: WebConfig, host: str, port: int, log_level: str = "info") -> None:
+    """Serve until interrupted."""
+    _server(config, host, port, log_level).run()
+
+
+@contextmanager
+def background(config: WebConfig, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+    """The server running in a thread (port 0: any free port); yields its address, `HOST:PORT`."""
+    server = _server(config, host, port, "warning")
+    thread = threading.Thread(target=server.run, name="munchkin-web", daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + START_SECONDS
+        while not server.started:
+            if not thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the web server did not start")
+            time.sleep(0.01)
+        yield f"{host}:{server.servers[0].sockets[0].getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(START_SECONDS)

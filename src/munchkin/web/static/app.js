@@ -1,0 +1,252 @@
+// The browser client: home page, lobby and table, over the server's HTTP API and WebSocket.
+// A seat's secret token is kept in localStorage and sent with every action.
+
+import { loadCards } from "./cards.js";
+import { fill, h, say, show } from "./dom.js";
+import { clearTable, renderTable } from "./table.js";
+
+const state = {
+  code: null, socket: null, seat: null, table: null,
+  view: null, labels: [], seq: 0, situation: "", seats: [], deadlineAt: null, retries: 0,
+};
+
+// -- seats kept in this browser --------------------------------------------------------
+
+const seatKey = (code) => `munchkin.seat.${code}`;
+
+function storedSeat(code) {
+  try {
+    return JSON.parse(localStorage.getItem(seatKey(code)));
+  } catch {
+    return null;
+  }
+}
+
+function keepSeat(granted) {
+  localStorage.setItem(seatKey(granted.code), JSON.stringify(granted));
+}
+
+// -- the HTTP API ------------------------------------------------------------------------
+
+async function api(path, body) {
+  const init = body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  };
+  const response = await fetch(`/api${path}`, init);
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  return data;
+}
+
+/** Run `work`; say what went wrong if it fails. Whether it worked. */
+async function attempt(what, work) {
+  try {
+    await work();
+    return true;
+  } catch (error) {
+    say(`${what}: ${error.message}`);
+    return false;
+  }
+}
+
+// -- home ------------------------------------------------------------------------------
+
+function createGame(event) {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  const bots = Number(form.get("bots"));
+  const body = {
+    name: form.get("name"), sex: form.get("sex"), sets: form.get("sets").split(","),
+    seats: Number(form.get("seats")), bots: Array(bots).fill(form.get("bot_kind")),
+    response_seconds: Number(form.get("response_seconds")),
+  };
+  attempt("Could not create the game", async () => {
+    const granted = await api("/games", body);
+    keepSeat(granted);
+    location.hash = `#/game/${granted.code}`;
+  });
+}
+
+function findGame(event) {
+  event.preventDefault();
+  const code = new FormData(event.target).get("code").trim().toUpperCase();
+  location.hash = `#/game/${code}`;
+}
+
+// -- lobby -----------------------------------------------------------------------------
+
+function seatLine(seat, index, mine) {
+  if (seat.kind !== "human") return `Seat ${index + 1}: a bot (${seat.kind.slice(4)})${seat.name ? `, ${seat.name}` : ""}`;
+  if (!seat.taken) return `Seat ${index + 1}: free`;
+  const notes = [index === 0 ? "host" : null, mine ? "you" : null, seat.ready ? "ready" : "not ready yet"];
+  return `Seat ${index + 1}: ${seat.name} (${notes.filter(Boolean).join(", ")})`;
+}
+
+function renderLobby(table) {
+  const mine = storedSeat(table.code);
+  const link = `${location.origin}/#/game/${table.code}`;
+  document.getElementById("lobby-title").textContent = `Game ${table.code}`;
+  document.getElementById("share-link").value = link;
+  fill("share-code", `Or give them the code ${table.code}: they enter it on the home page.`);
+  fill("seats", table.seats.map((seat, i) => h("li", {}, seatLine(seat, i, mine && mine.seat === i))));
+  const humans = table.seats.filter((s) => s.kind === "human");
+  const free = humans.some((s) => !s.taken);
+  document.getElementById("join-form").hidden = Boolean(mine) || !free;
+  const ready = document.getElementById("ready-button");
+  const me = mine ? table.seats[mine.seat] : null;
+  ready.hidden = !me;
+  if (me) {
+    ready.textContent = me.ready ? "I'm not ready after all" : "I'm ready";
+    ready.setAttribute("aria-pressed", String(me.ready));
+  }
+  const start = document.getElementById("start-button");
+  start.hidden = !(mine && mine.seat === 0);
+  start.disabled = free || !humans.every((s) => s.ready);
+  const note = !mine ? (free ? "Join a free seat to play, or stay to watch." : "You are watching this game.")
+    : mine.seat === 0 ? "Start the game once everyone is ready." : "The host starts the game once everyone is ready.";
+  fill("lobby-note", note);
+}
+
+function joinGame(event) {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  attempt("Could not join", async () => {
+    keepSeat(await api(`/games/${state.code}/join`, { name: form.get("name"), sex: form.get("sex") }));
+    reconnect();
+  });
+}
+
+function toggleReady() {
+  const mine = storedSeat(state.code);
+  const ready = !state.table.seats[mine.seat].ready;
+  attempt("Could not change", () => api(`/games/${state.code}/ready`, { token: mine.token, ready }));
+}
+
+function startGame() {
+  attempt("Could not start", () => api(`/games/${state.code}/start`, { token: storedSeat(state.code).token }));
+}
+
+async function copyLink() {
+  const link = document.getElementById("share-link").value;
+  try {
+    await navigator.clipboard.writeText(link);
+    say("The link is copied: send it to your friends.");
+  } catch {
+    document.getElementById("share-link").select();
+    say("Copy the selected link and send it to your friends.");
+  }
+}
+
+// -- the game connection ---------------------------------------------------------------
+
+function act(index) {
+  const mine = storedSeat(state.code);
+  if (!mine || !state.socket || state.socket.readyState !== WebSocket.OPEN) return;
+  for (const button of document.querySelectorAll("#action-list button")) button.disabled = true;
+  state.socket.send(JSON.stringify({ type: "act", token: mine.token, action: state.view.legal[index], seq: state.seq }));
+}
+
+function onGame(message) {
+  state.view = message.full ? message.view : { ...state.view, ...message.view };
+  if (message.labels) state.labels = message.labels;
+  state.seq = message.seq;
+  state.situation = message.situation;
+  state.seats = message.seats;
+  state.deadlineAt = message.deadline === null ? null : Date.now() + message.deadline * 1000;
+  const first = document.getElementById("table").hidden;
+  show("table");
+  renderTable(state, message.log, act);
+  if (first) document.getElementById("table-title").focus();  // screen readers hear which game and turn
+  tickDeadline();
+}
+
+function onMessage(message) {
+  if (message.type === "welcome") {
+    state.seat = message.seat;
+    state.retries = 0;
+  } else if (message.type === "lobby") {
+    state.table = message.table;
+    if (message.table.status === "open") {
+      show("lobby");
+      renderLobby(message.table);
+    }
+  } else if (message.type === "game") {
+    onGame(message);
+  } else if (message.type === "refused") {
+    if (message.code !== "stale") say(`Not done: ${message.message}`);
+    for (const button of document.querySelectorAll("#action-list button")) button.disabled = false;
+  }
+}
+
+function connect() {
+  const code = state.code;
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/${code}`);
+  state.socket = socket;
+  socket.onopen = () => {
+    const mine = storedSeat(code);
+    socket.send(JSON.stringify({ type: "hello", token: mine ? mine.token : null }));
+  };
+  socket.onmessage = (event) => onMessage(JSON.parse(event.data));
+  socket.onclose = (event) => {
+    if (state.socket !== socket) return;
+    if (event.code === 4404) {
+      say(`There is no game ${code} on this server.`);
+      show("home");
+      return;
+    }
+    if (event.code === 1008 && event.reason.includes("token")) localStorage.removeItem(seatKey(code));
+    say("Connection lost: reconnecting…");
+    state.retries += 1;
+    setTimeout(() => state.socket === socket && connect(), Math.min(10000, 500 * 2 ** state.retries));
+  };
+}
+
+function reconnect() {
+  const old = state.socket;
+  state.socket = null;
+  if (old) old.close();
+  connect();
+}
+
+function tickDeadline() {
+  const el = document.getElementById("deadline");
+  const left = state.deadlineAt === null ? null : Math.max(0, Math.ceil((state.deadlineAt - Date.now()) / 1000));
+  el.textContent = left === null ? "" : `Answer within ${left} s.`;
+}
+
+// -- pages -----------------------------------------------------------------------------
+
+async function openGame(code) {
+  Object.assign(state, { code, seat: null, view: null, labels: [], seq: 0, retries: 0, table: null });
+  clearTable();
+  const opened = await attempt("Could not open the game", async () => {
+    const table = await api(`/games/${code}`);
+    await loadCards(table.sets);
+    state.table = table;
+    show(table.status === "open" ? "lobby" : "table");
+    if (table.status === "open") renderLobby(table);
+    connect();
+  });
+  if (!opened) show("home");
+}
+
+function route() {
+  const old = state.socket;
+  state.socket = null;
+  if (old) old.close();
+  say("");
+  const match = location.hash.match(/^#\/game\/([A-Za-z0-9]{6})$/);
+  if (match) openGame(match[1].toUpperCase());
+  else show("home");
+}
+
+document.getElementById("create-form").addEventListener("submit", createGame);
+document.getElementById("find-form").addEventListener("submit", findGame);
+document.getElementById("join-form").addEventListener("submit", joinGame);
+document.getElementById("ready-button").addEventListener("click", toggleReady);
+document.getElementById("start-button").addEventListener("click", startGame);
+document.getElementById("copy-link").addEventListener("click", copyLink);
+window.addEventListener("hashchange", route);
+setInterval(tickDeadline, 1000);
+route();

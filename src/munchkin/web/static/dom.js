@@ -1,0 +1,41 @@
+// Building the page from data: elements are made with text nodes, never from HTML strings,
+// so a player's name can never become markup.
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** An element with attributes (`on*` functions become listeners) and children (text or nodes). */
+export function h(tag, attrs = {}, ...children) {
+  const el = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4)) : document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replace the children of the element with this id. */
+export function fill(id, ...children) {
+  const el = document.getElementById(id);
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+/** Show the one main section with this id, hide the others. */
+export function show(id) {
+  for (const section of document.querySelectorAll("main > section")) section.hidden = section.id !== id;
+}
+
+/** Say something in the status line (read out by screen readers). */
+export function say(text) {
+  document.getElementById("status").textContent = text;
+}

@@ -1,0 +1,246 @@
+"""The WebSocket endpoint: one connection per browser tab (or load client) and game.
+
+The first message says who is connecting (`hello` with a seat token, or none to
+watch). Every later message is checked for size, rate and shape before anything
+else; an action is taken only with the token of this connection's seat. What the
+connection is sent is coalesced: a slow client gets the latest view and every
+sentence of the log it has not seen, not a queue of stale views.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketState
+
+from munchkin.engine.actions import ActionFormatError, action_from_dict
+from munchkin.engine.errors import RulesError
+from munchkin.store import StoreError
+from munchkin.web.config import WebConfig
+from munchkin.web.hub import Entry, Hub
+from munchkin.web.lobby import LobbyError
+from munchkin.web.protocol import Act, Hello, Refusal, parse
+from munchkin.web.ratelimit import Bucket
+
+log = logging.getLogger("munchkin.web")
+router = APIRouter()
+
+HELLO_SECONDS = 10.0
+"""How long a new connection may take to say hello."""
+MAX_PENDING_LINES = 500
+STRIKES = 3
+"""Rate-limited bursts a connection may exceed before it is closed."""
+POLICY, TOO_BIG, UNKNOWN = 1008, 1009, 4404
+
+
+class Closing(Exception):
+    """The connection is to be closed with a WebSocket close code."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+
+
+class Connection:
+    """One client connected to one game."""
+
+    def __init__(self, ws: WebSocket, hub: Hub, entry: Entry) -> None:
+        self.ws, self.hub, self.entry = ws, hub, entry
+        config: WebConfig = hub.config
+        self.max_bytes = config.max_message_bytes
+        self.bucket = Bucket(config.messages_per_second, config.message_burst)
+        self.strikes = 0
+        self.seat: str | None = None
+        self.seat_index: int | None = None
+        self.lines: list[str] = []
+        self.last_view: dict[str, Any] | None = None
+        self.acked: int | None = None
+        self.sent_ack: int | None = None
+        self.lobby_dirty, self.game_dirty = True, False
+        self.wake = asyncio.Event()
+        self.wake.set()  # the lobby table first
+        self.hurry = asyncio.Event()
+        self.peer = f"{ws.client.host}:{ws.client.port}" if ws.client else "?"
+
+    # -- told by the hub and the room ------------------------------------------------
+
+    def game_changed(self, lines: list[str]) -> None:
+        self.lines += lines
+        del self.lines[:-MAX_PENDING_LINES]
+        self.game_dirty = True
+        self.wake.set()
+        if self._urgent():
+            self.hurry.set()
+
+    def lobby_changed(self) -> None:
+        self.lobby_dirty = True
+        self.wake.set()
+
+    # -- the connection --------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Greet, then serve the connection until it closes."""
+        try:
+            hello = await asyncio.wait_for(self._receive(), HELLO_SECONDS)
+        except TimeoutError:
+            raise Closing(POLICY, f"say hello within {HELLO_SECONDS:.0f} s") from None
+        self._take_seat(hello)
+        if len(self.entry.watchers) >= self.hub.config.max_connections_per_game:
+            raise Closing(POLICY, "too many connections to this game")
+        await self._send({"type": "welcome", "code": self.entry.table.code, "seat": self.seat})
+        await self.hub.room(self.entry)  # a saved game is resumed before the first connection joins it
+        self.entry.watchers.add(self)
+        self.hub.attach(self.entry, self)
+        sender = asyncio.create_task(self._send_loop())
+        try:
+            while True:
+                message = await self._receive()
+                try:
+                    await self._handle(message)
+                except Refusal as refusal:
+                    await self._send(refusal.message(message.ref if isinstance(message, Act) else None))
+        finally:
+            self.hub.detach(self.entry, self)
+            sender.cancel()
+
+    def _take_seat(self, message: Hello | Act) -> None:
+        if not isinstance(message, Hello):
+            raise Closing(POLICY, "say hello first")
+        if message.token is None:
+            return
+        try:
+            self.seat_index = self.hub.seat(self.entry, message.token)
+        except LobbyError:
+            self._warn("hello with a token that holds no seat")
+            raise Closing(POLICY, "this token holds no seat in this game") from None
+        self.seat = self.entry.table.seats[self.seat_index].name
+
+    async def _receive(self) -> Hello | Act:
+        """The next message, checked for size, rate and shape (a Refusal is answered, then the next)."""
+        while True:
+            data = await self.ws.receive()
+            if data["type"] == "websocket.disconnect":
+                raise WebSocketDisconnect(data.get("code", 1000))
+            text = data.get("text")
+            try:
+                return self._check(text if text is not None else data.get("bytes"))
+            except Refusal as refusal:
+                await self._send(refusal.message())
+
+    def _check(self, raw: str | bytes | None) -> Hello | Act:
+        if not self.bucket.take():
+            self.strikes += 1
+            if self.strikes > STRIKES * self.bucket.burst:
+                raise Closing(POLICY, "too many messages")
+            raise Refusal("rate", "too many messages: slow down")
+        if not isinstance(raw, str):
+            raise Refusal("bad_message", "send JSON text messages")
+        if len(raw) > self.max_bytes or len(raw.encode()) > self.max_bytes:
+            raise Closing(TOO_BIG, f"messages are at most {self.max_bytes} bytes")
+        return parse(raw)
+
+    async def _handle(self, message: Hello | Act) -> None:
+        if isinstance(message, Hello):
+            raise Refusal("bad_message", "hello is only the first message")
+        if self.seat is None:
+            raise Refusal("spectator", "spectators watch: join a seat to play")
+        try:
+            index = self.hub.seat(self.entry, message.token)
+        except LobbyError:
+            self._warn(f"seat {self.seat}: an action with a token that holds no seat")
+            raise Refusal("bad_token", "this token holds no seat in this game") from None
+        if index != self.seat_index or message.player not in (None, self.seat):
+            self._warn(f"seat {self.seat}: an action for another seat")
+            raise Refusal("not_your_seat", "you may act only for your own seat")
+        room = self.entry.room
+        if room is None:
+            raise Refusal("not_started", "the game has not started yet")
+        try:
+            action = action_from_dict(message.action)
+            await room.act(self.seat, action, message.seq)
+            self.acked = message.ref
+            self.hurry.set()  # the player waits to see their action taken
+        except (ActionFormatError, RulesError) as exc:
+            raise Refusal("rules" if isinstance(exc, RulesError) else "bad_action", str(exc)) from None
+        except StoreError as exc:
+            log.error("game %s: a decision could not be saved: %s", self.entry.table.code, exc)
+            raise Refusal("server", "the game could not be saved: try again") from None
+
+    # -- sending ---------------------------------------------------------------------
+
+    async def _send_loop(self) -> None:
+        """Send what changed whenever something did, coalescing changes that come meanwhile."""
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await self._send_changes()  # until the connection closes: the receiving side cleans up
+
+    async def _send_changes(self) -> None:
+        while True:
+            await self.wake.wait()
+            if not self._urgent():  # gather changes for a while, unless the game comes to this seat
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.hurry.wait(), self.hub.config.idle_refresh_seconds)
+            self.wake.clear()
+            self.hurry.clear()
+            if self.lobby_dirty:
+                self.lobby_dirty = False
+                await self._send({"type": "lobby", "table": self.entry.table.public()})
+            room = self.entry.room
+            if self.game_dirty and room is not None:
+                self.game_dirty = False
+                told = self.last_view.get("legal") if self.last_view else None
+                await self._send(self._game_message(room.snapshot(self.seat, told)))
+
+    def _urgent(self) -> bool:
+        """Whether to send at once: the lobby changed, the game waits for this seat, or the
+        seat's own action is not acknowledged yet. Others' updates may wait a little."""
+        room = self.entry.room
+        return (
+            self.lobby_dirty
+            or room is None
+            or self.acked != self.sent_ack
+            or (self.seat is not None and self.seat in room.session.waiting_humans())
+        )
+
+    def _game_message(self, snapshot: dict[str, Any]) -> dict[str, Any]:
+        """The snapshot with only the parts of the view that changed since the last one sent."""
+        view, last = snapshot["view"], self.last_view
+        self.last_view = view
+        changed = view if last is None else {k: v for k, v in view.items() if last.get(k) != v}
+        message = {"type": "game", **snapshot, "full": last is None, "view": changed, "log": self.lines}
+        message["acked"] = self.sent_ack = self.acked
+        self.lines = []
+        return message
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+
+    def _warn(self, what: str) -> None:
+        log.warning("game %s: %s (from %s)", self.entry.table.code, what, self.peer)
+
+
+@router.websocket("/ws/{code}")
+async def game_socket(ws: WebSocket, code: str) -> None:
+    """Play or watch the game `code`."""
+    hub: Hub = ws.app.state.hub
+    await ws.accept()
+    try:
+        entry = hub.entry(code)
+    except LobbyError as exc:
+        await ws.close(UNKNOWN, str(exc))
+        return
+    try:
+        await Connection(ws, hub, entry).run()
+    except WebSocketDisconnect:
+        pass
+    except Closing as closing:
+        log.info("game %s: closing a connection: %s", code, closing)
+        if ws.client_state == WebSocketState.CONNECTED:
+            await ws.close(closing.code, str(closing))
+    except LobbyError as exc:
+        await ws.send_text(json.dumps(Refusal("server", str(exc)).message()))
+        await ws.close(POLICY, str(exc))

@@ -1,0 +1,140 @@
+"""Two people play in real browsers (Debian's Chromium, driven by Playwright): one creates a
+game with two bot seats, the other joins it from the shared link on a phone-sized screen, and
+they play at least three full turns by clicking the action buttons (once with the keyboard).
+
+Screenshots go to docs/ when MUNCHKIN_WRITE_SCREENSHOTS=1, else to a temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from munchkin.web.config import WebConfig
+from munchkin.web.server import background
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+PREFERRED = re.compile(
+    r"^(Kick open the door|Fight!|Run away|Loot the room|End your turn|Pass|Refuse to help|"
+    r"Decline|Choose|Keep)"
+)
+"""What the players click, best first: the game goes on without anyone giving much away."""
+TURNS = 5
+"""Turn 5 starts once all four seats, Ann's and Bob's included, have played a full turn."""
+STEP_MS = 10_000
+CLICK_MS = 2_000
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        reason = f"browser test skipped: {CHROMIUM} is missing (install it with .ci/chromium.sh)"
+        warnings.warn(reason, stacklevel=1)
+        pytest.skip(reason)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    return DOCS if os.environ.get("MUNCHKIN_WRITE_SCREENSHOTS") == "1" else tmp_path
+
+
+def turn(page: Page) -> int:
+    title = page.locator("#table-title").text_content() or ""
+    found = re.search(r"turn (\d+)", title)
+    return int(found.group(1)) if found else 0
+
+
+def step(page: Page, keyboard: bool) -> bool:
+    """Click this player's best visible action, if they have one; wait for the answer. False
+    if there was none, or the game moved on before the click."""
+    labels = page.locator("#action-list button:visible:enabled").all_text_contents()
+    if not labels:
+        return False
+    best = next((label for label in labels if PREFERRED.match(label)), labels[0])
+    button = page.locator("#action-list").get_by_role("button", name=best, exact=True).first
+    try:
+        if keyboard:
+            button.focus(timeout=CLICK_MS)
+            expect(button).to_be_focused()
+            page.keyboard.press("Enter")
+        else:
+            button.click(timeout=CLICK_MS)
+    except PlaywrightTimeoutError:
+        return False
+    expect(page.locator("#action-list button[disabled]")).to_have_count(0, timeout=STEP_MS)
+    return True
+
+
+def test_two_people_create_join_and_play_three_turns_in_the_browser(
+    tmp_path: Path, browser: Browser, shots: Path
+) -> None:
+    config = WebConfig(db_url=str(tmp_path / "games.sqlite3"), response_seconds=0, seed=3)
+    with background(config) as address:
+        ann = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        bob = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
+        ann.goto(f"http://{address}/")
+        create = ann.get_by_role("form", name="Create a game")
+        create.get_by_label("Your name").fill("Ann")
+        create.get_by_label("Bot seats").fill("2")
+        create.get_by_label("Bots play").select_option("bot:random")
+        create.get_by_label("Seconds to answer out of turn").fill("0")
+        create.get_by_role("button", name="Create game").click()
+        expect(ann.get_by_role("heading", name=re.compile(r"^Game [A-Z0-9]{6}$"))).to_be_visible()
+        link = ann.get_by_label("Invite friends with this link").input_value()
+
+        bob.goto(link)
+        join = bob.get_by_role("form", name="Join this game")
+        join.get_by_label("Your name").fill("Bob")
+        join.get_by_label("Your character").select_option("male")
+        join.get_by_role("button", name="Join").click()
+        bob.get_by_role("button", name="I'm ready").click()
+        expect(ann.get_by_text("Seat 2: Bob (ready)")).to_be_visible()
+        ann.get_by_role("button", name="I'm ready").click()
+        ann.screenshot(path=shots / "web-lobby.png", full_page=True)
+        ann.get_by_role("button", name="Start the game").click()
+
+        for page in (ann, bob):
+            expect(page.get_by_role("region", name="Your actions")).to_be_visible()
+            expect(page.get_by_role("log")).to_be_attached()
+        clicks, fought = 0, False
+        while turn(ann) < TURNS:
+            if not fought and ann.get_by_role("button", name="Fight!").count():
+                ann.screenshot(path=shots / "web-fight.png", full_page=True)
+                fought = True
+            moved = [step(page, keyboard=clicks == 3) for page in (ann, bob)]
+            clicks += sum(moved)
+            if not any(moved):
+                ann.wait_for_timeout(50)  # the bots are playing
+            assert clicks < 400, "the game does not move on"
+        ann.screenshot(path=shots / "web-table.png", full_page=True)
+        bob.screenshot(path=shots / "web-phone.png", full_page=True)
+
+        assert clicks >= 6, "Ann and Bob both played their turns by clicking"
+        log = ann.get_by_role("log").inner_text()
+        assert "-- Turn 4:" in log and "Ann kicks open the door" in log and "Bob kicks open the door" in log
+        assert "Bob" in bob.locator("#player-list").inner_text()
+        assert bob.get_by_role("img", name=re.compile(r", (item|monster|race|class|curse)")).count() > 0
+        assert ann.evaluate("document.documentElement.scrollWidth") <= 1280
+        assert bob.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scrolling on a phone"
