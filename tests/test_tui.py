@@ -14,12 +14,12 @@ from textual.pilot import Pilot
 from textual.widgets import Markdown, RichLog, Static
 from typer.testing import CliRunner
 
+from munchkin.describe import WORDS, breakdown_lines, default_action, describe, situation
 from munchkin.engine.actions import VERBS, Action
 from munchkin.session import Seat, Session
 from munchkin.store import Store
 from munchkin.tui.app import MunchkinApp
 from munchkin.tui.cli import register
-from munchkin.tui.describe import WORDS, breakdown_lines, default_action, describe, situation
 from munchkin.tui.widgets import ActionMenu, HandoverScreen, HelpScreen
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -11,9 +11,9 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, OptionList, RichLog, Static
 
+from munchkin.describe import situation
 from munchkin.engine.errors import RulesError
 from munchkin.session import HUMAN, Session, SessionError
-from munchkin.tui.describe import situation
 from munchkin.tui.history import History
 from munchkin.tui.widgets import ActionMenu, CombatPanel, HandoverScreen, HelpScreen, OthersPanel, TablePanel
 

@@ -13,8 +13,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
+from munchkin.describe import breakdown_lines, default_action, describe
 from munchkin.engine.actions import Action
-from munchkin.tui.describe import breakdown_lines, default_action, describe
 from munchkin.tui.rules_help import KEYS, RULES
 
 ZONES = (

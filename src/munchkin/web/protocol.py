@@ -30,10 +30,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
+from munchkin.describe import describe
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.text import sentence
-from munchkin.tui.describe import describe
 from munchkin.views import event_for
 from munchkin.web.tokens import TOKEN_PATTERN
 

@@ -18,11 +18,11 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any, Protocol
 
 from munchkin.bots import Bot
+from munchkin.describe import situation
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.session import BOT_KINDS, HUMAN, Session, bot_seed
 from munchkin.store.store import load_cards
-from munchkin.tui.describe import situation
 from munchkin.web.protocol import Refusal, labels, public_view, tell
 
 log = logging.getLogger("munchkin.web")

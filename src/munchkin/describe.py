@@ -1,4 +1,5 @@
-"""Words for what the screen shows: actions as menu lines, the situation as one line."""
+"""Words for what a player is shown, shared by the terminal and the browser: actions as menu
+lines, the situation as one line, breakdowns one part per line."""
 
 from __future__ import annotations
 
