@@ -31,13 +31,16 @@ def run(
     ],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead.")] = False,
 ) -> None:
-    """Run scenarios: `PASS title` or `FAIL title: reason` each; exit 1 if any fails."""
+    """Run scenarios: `PASS title` or `FAIL title: reason` each; exit 1 if any fails, 2 if any
+    file is malformed (bad input)."""
     results = run_paths(paths)
     if as_json:
         typer.echo(json.dumps(summary(results), indent=2, ensure_ascii=False))
     else:
         for result in results:
             typer.echo(_one_line(result.line()))
+    if any(result.malformed for result in results):
+        raise typer.Exit(2)
     if not all(result.ok for result in results):
         raise typer.Exit(1)
 

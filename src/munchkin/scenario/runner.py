@@ -58,6 +58,8 @@ class ScenarioResult:
     title: str
     ok: bool
     message: str = ""
+    malformed: bool = False
+    """The file itself is bad input (unreadable, bad YAML, unknown key, verb or card)."""
 
     def line(self) -> str:
         """`PASS title` or `FAIL title: reason`."""
@@ -99,7 +101,7 @@ def run_file(path: str | Path) -> ScenarioResult:
         title = _raw_title(data) or title
         return run_scenario(parse_scenario(data, source))
     except ScenarioError as exc:
-        return ScenarioResult(source, title, False, exc.message)
+        return ScenarioResult(source, title, False, exc.message, malformed=True)
     except Exception as exc:  # never a traceback for the user
         return ScenarioResult(source, title, False, f"{source}: internal error: {_exc_text(exc)}")
 
@@ -130,7 +132,7 @@ def _raw_title(data: object) -> str | None:
 
 
 def _failed(source: str, problem: str) -> ScenarioResult:
-    return ScenarioResult(source, source, False, f"{source}: {problem}")
+    return ScenarioResult(source, source, False, f"{source}: {problem}", malformed=True)
 
 
 def _exc_text(exc: BaseException) -> str:
