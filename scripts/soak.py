@@ -37,7 +37,7 @@ from munchkin.cards.schema import CardDef
 from munchkin.engine.actions import VERBS, Action
 from munchkin.engine.errors import RulesError
 from munchkin.engine.game import Game
-from munchkin.engine.invariants import card_places, levels
+from munchkin.engine.invariants import card_places, hidden_redrawn, levels
 from munchkin.engine.rules.character import WIN_LEVEL
 from munchkin.engine.state import IN_PLAY_ZONES, GameState
 from munchkin.match import play_match, replay, seat_players
@@ -192,21 +192,6 @@ def won_problems(game: Game) -> list[str]:
                 seen.append(f"{player}: {verb} after the win: {refusal or 'accepted'}, not refused (B2)")
             problems += seen
     return problems
-
-
-def hidden_redrawn(game: Game, player: str, rng: random.Random) -> Game:
-    """The same game as `player` knows it, with each card hidden from them (in a deck or
-    another player's hand) swapped at random with another hidden card of the same deck."""
-    other = game.copy()
-    g = other.state
-    zones = [g.door_deck, g.treasure_deck] + [p.hand for p in g.players if p.name != player]
-    for deck in ("door", "treasure"):
-        slots = [(zone, k) for zone in zones for k, inst in enumerate(zone) if g.defs[inst].deck == deck]
-        pool = [zone[k] for zone, k in slots]
-        rng.shuffle(pool)
-        for (zone, k), inst in zip(slots, pool, strict=True):
-            zone[k] = inst
-    return other
 
 
 def view_problems(game: Game, rng: random.Random) -> list[str]:

@@ -8,17 +8,14 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import shutil
 import sys
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 import typer
-from sqlalchemy import create_engine, make_url, text
+from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
 
 from munchkin.engine.actions import action_to_dict
@@ -27,7 +24,6 @@ from munchkin.store import MissingDatabase, Store, StoreError, default_url
 from munchkin.store.cli import register
 
 SAVES = Path(__file__).parent / "data" / "saves"
-PG_ENV = "MUNCHKIN_TEST_POSTGRES_URL"
 BOTS = (
     Seat("Ann", "female", "bot:random"),
     Seat("Bob", "male", "bot:random"),
@@ -46,27 +42,6 @@ def _corpus() -> ModuleType:
 
 
 corpus = _corpus()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A new, empty database: a SQLite file, or a PostgreSQL database made for the test."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'games.sqlite3'}"
-        return
-    server = os.environ.get(PG_ENV)
-    if not server:
-        pytest.skip(f'{PG_ENV} is not set (eval "$(bash .ci/postgres.sh)" starts a server)')
-    name = f"munchkin_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(server, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f"CREATE DATABASE {name}"))
-    try:
-        yield make_url(server).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f"DROP DATABASE {name} WITH (FORCE)"))
-        admin.dispose()
 
 
 def _cli(*args: str) -> tuple[int, str, str]:

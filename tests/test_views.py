@@ -10,25 +10,11 @@ from munchkin.cards.loader import load_builtin_sets
 from munchkin.engine.actions import Action, action_from_dict, action_to_dict
 from munchkin.engine.events import Event
 from munchkin.engine.game import Game
+from munchkin.engine.invariants import hidden_redrawn
 from munchkin.match import play_match
 from munchkin.views import event_for, view
 
 CARDS = load_builtin_sets(["base", "horses"])
-
-
-def _reshuffle_hidden(game: Game, player: str, rng: random.Random) -> Game:
-    """The same game as `player` knows it, with everything hidden from them redrawn: each
-    hidden door (decks, other hands) replaced by a random hidden door, and so for treasures."""
-    other = game.copy()
-    g = other.state
-    zones = [g.door_deck, g.treasure_deck] + [p.hand for p in g.players if p.name != player]
-    for deck in ("door", "treasure"):
-        slots = [(zone, k) for zone in zones for k, inst in enumerate(zone) if g.defs[inst].deck == deck]
-        pool = [zone[k] for zone, k in slots]
-        rng.shuffle(pool)
-        for (zone, k), inst in zip(slots, pool, strict=True):
-            zone[k] = inst
-    return other
 
 
 def test_views_do_not_depend_on_hidden_cards() -> None:
@@ -42,7 +28,7 @@ def test_views_do_not_depend_on_hidden_cards() -> None:
         for who in game.players:
             mine = view(game, who).to_dict()
             mine.pop("legal")
-            theirs = view(_reshuffle_hidden(game, who, rng), who).to_dict()
+            theirs = view(hidden_redrawn(game, who, rng), who).to_dict()
             theirs.pop("legal")
             assert mine == theirs, f"{who}'s view changed with hidden cards"
             compared += 1

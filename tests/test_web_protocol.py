@@ -6,11 +6,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import re
 import time
 import urllib.request
-import uuid
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -18,8 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -40,7 +36,6 @@ FAST = WebConfig(
 )
 """Out-of-turn windows close at once; humans stay themselves; every game dealt alike."""
 TIMEOUT = 20.0
-PG_ENV = "MUNCHKIN_TEST_POSTGRES_URL"
 
 
 # ------------------------------------------------------------------ helpers
@@ -332,27 +327,6 @@ def test_a_timed_out_player_passes_or_declines() -> None:
 
 
 # ------------------------------------------------------------------ persistence
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A new, empty database: a SQLite file, or a PostgreSQL database made for the test."""
-    if request.param == "sqlite":
-        yield str(tmp_path / "games.sqlite3")
-        return
-    server = os.environ.get(PG_ENV)
-    if not server:
-        pytest.skip(f'{PG_ENV} is not set (eval "$(bash .ci/postgres.sh)" starts a server)')
-    name = f"munchkin_web_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(server, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f"CREATE DATABASE {name}"))
-    try:
-        yield make_url(server).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f"DROP DATABASE {name} WITH (FORCE)"))
-        admin.dispose()
 
 
 def test_a_game_survives_a_restart_and_players_get_their_seats_back(tmp_path: Path, db_url: str) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+
+from munchkin.engine.game import Game
 from munchkin.engine.rules.character import WIN_LEVEL
 from munchkin.engine.state import GameState
 
@@ -30,3 +33,19 @@ def levels(g: GameState) -> list[str]:
     if at_ten and at_ten != [g.winner]:
         problems.append(f"level 10 reached by seats {at_ten}, winner {g.winner}")
     return problems
+
+
+def hidden_redrawn(game: Game, player: str, rng: random.Random) -> Game:
+    """The same game as `player` knows it, with each card hidden from them (in a deck or
+    another player's hand) swapped at random with another hidden card of the same deck:
+    what the player sees must not change (non-interference)."""
+    other = game.copy()
+    g = other.state
+    zones = [g.door_deck, g.treasure_deck] + [p.hand for p in g.players if p.name != player]
+    for deck in ("door", "treasure"):
+        slots = [(zone, k) for zone in zones for k, inst in enumerate(zone) if g.defs[inst].deck == deck]
+        pool = [zone[k] for zone, k in slots]
+        rng.shuffle(pool)
+        for (zone, k), inst in zip(slots, pool, strict=True):
+            zone[k] = inst
+    return other
