@@ -45,7 +45,7 @@ def replay_game(
         setup = saved.info.setup
         _, events = verify(saved) if check else replay(setup, saved.decisions, saved.where)
     except StoreError as exc:
-        _fail(str(exc), 1)
+        _fail(str(exc), 2)  # a save that cannot be read or replayed is bad input
     finally:
         store.close()
     names = {card.id: card.name for card in load_cards(setup.sets)}
