@@ -7,39 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-VERBS = (
-    "kick_door",
-    "loot_room",
-    "look_for_trouble",
-    "end_turn",
-    "pass",
-    "play",
-    "keep",
-    "monstrify",
-    "equip",
-    "unequip",
-    "discard",
-    "sell",
-    "trade",
-    "accept_trade",
-    "decline_trade",
-    "ask_help",
-    "accept_help",
-    "decline_help",
-    "resolve_combat",
-    "run_away",
-    "sacrifice_hireling",
-    "choose",
-    # extensions: class powers (B14)
-    "berserk",
-    "turn_undead",
-    "flight",
-    "charm",
-    "backstab",
-    "steal",
-)
-
-
 CARD_VERBS = frozenset(
     {
         "play",
@@ -97,6 +64,8 @@ VERB_FIELDS: dict[str, frozenset[str]] = {
     }.items()
 }
 """The fields each verb uses; an action that sets any other is refused."""
+VERBS = tuple(VERB_FIELDS)
+"""Every verb: those of scenario-format.md, and the class powers (B14) as extensions."""
 
 
 @dataclass(frozen=True, slots=True)

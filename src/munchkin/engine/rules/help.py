@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.combat import reopen_window, treasure_count
-from munchkin.engine.rules.items import receive_problem, require_fits
+from munchkin.engine.rules.items import pick_handed, receive_problem, require_fits
 from munchkin.engine.rules.strength import munchkins_win
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import free_to_act, in_fight
@@ -44,22 +44,8 @@ def _check_helper(g: GameState, seat: int, a: Action) -> None:
     )
     require(0 <= a.reward <= treasure_count(g), "B8", "the bribe is some of the fight's treasures")
     if a.give:
-        problem = receive_problem(g, helper, _bribe_items(g, seat, a.give), [])
+        problem = receive_problem(g, helper, pick_handed(g, seat, a.give, "B8"), [])
         require_fits(problem, f"{g.players[helper].name} could not hold the bribe: ")
-
-
-def _bribe_items(g: GameState, seat: int, card_ids: tuple[str, ...]) -> list[int]:
-    """Items in play the fighter promises (B8): hirelings only when they are Items (H5)."""
-    p = g.players[seat]
-    pool = [i for i in g.items_in_play(p) + p.hirelings if g.defs[i].is_item]
-    chosen = []
-    for card_id in card_ids:
-        inst = g.find(pool, card_id)
-        require(inst is not None, "B8", f"{card_id} is not an item you have in play")
-        assert inst is not None
-        pool.remove(inst)
-        chosen.append(inst)
-    return chosen
 
 
 def do_ask(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -67,7 +53,7 @@ def do_ask(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     assert c is not None
     c.asked = g.index(a.arg or "")
     c.reward = a.reward
-    c.bribe = tuple(_bribe_items(g, seat, a.give))
+    c.bribe = tuple(pick_handed(g, seat, a.give, "B8"))
     ev.append(
         Event(
             "help_asked",

@@ -9,6 +9,7 @@ from munchkin.engine.errors import RulesError
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import classes, hireling_traits, hirelings_allowed, is_race, races
 from munchkin.engine.state import GameState, PlayerState, Prompt
+from munchkin.engine.verbs import require
 
 WORN_SLOTS = ("headgear", "armor", "footgear")
 
@@ -261,3 +262,30 @@ def require_fits(problem: Problem | None, prefix: str = "") -> None:
     """Refuse with the rule of the limit that would break, if any."""
     if problem is not None:
         raise RulesError(problem.rule, prefix + problem.message)
+
+
+def handed_items(g: GameState, seat: int) -> list[int]:
+    """Items a player has in play that can change hands: a hireling only when it is an Item
+    (B13, H5, S1)."""
+    p = g.players[seat]
+    return [i for i in g.items_in_play(p) + p.hirelings if g.defs[i].is_item]
+
+
+def pick_handed(g: GameState, seat: int, card_ids: tuple[str, ...], rule: str) -> list[int]:
+    """The items in play, named by card id, that a player trades or promises; refused under
+    `rule` when one is not there, under H5 when it is a hireling without a gold value."""
+    p = g.players[seat]
+    pool = handed_items(g, seat)
+    picked = []
+    for card_id in card_ids:
+        inst = g.find(pool, card_id)
+        require(
+            g.find(p.hirelings, card_id) is None or inst is not None,
+            "H5",
+            f"{card_id} has no gold value, so it is no Item and cannot change hands",
+        )
+        require(inst is not None, rule, f"{card_id} is not an item {p.name} has in play")
+        assert inst is not None
+        pool.remove(inst)
+        picked.append(inst)
+    return picked

@@ -8,7 +8,14 @@ from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import WIN_LEVEL, is_race
 from munchkin.engine.rules.effects import part_with
-from munchkin.engine.rules.items import discard, hand_over, receive_problem, require_fits
+from munchkin.engine.rules.items import (
+    discard,
+    hand_over,
+    handed_items,
+    pick_handed,
+    receive_problem,
+    require_fits,
+)
 from munchkin.engine.state import GameState, Offer
 from munchkin.engine.timing import free_to_act, own_turn_calm, require_own_turn_calm
 from munchkin.engine.verbs import holds, register, require, seat_of, single
@@ -78,12 +85,6 @@ def sell_options(g: GameState, seat: int) -> Iterator[Action]:
         yield Action("sell", cards=(card_id,))
 
 
-def _tradeable(g: GameState, seat: int) -> list[int]:
-    """Items in play, hirelings with a gold value among them (B13, H5)."""
-    p = g.players[seat]
-    return [i for i in g.items_in_play(p) + p.hirelings if g.defs[i].is_item]
-
-
 def check_trade(g: GameState, seat: int, a: Action) -> None:
     _may_trade(g, seat)
     _check_deal(g, seat, a)
@@ -98,7 +99,7 @@ def _may_trade(g: GameState, seat: int) -> None:
 def _check_deal(g: GameState, seat: int, a: Action) -> None:
     """Whether this trade, with this player, may be offered (B13, H5, R27)."""
     other = _partner(g, seat, a.arg)
-    gives, gets = _owned(g, seat, a.give), _owned(g, other, a.take)
+    gives, gets = pick_handed(g, seat, a.give, "B13"), pick_handed(g, other, a.take, "B13")
     require(bool(gives or gets), "B13", "a trade gives or takes something")
     require_fits(receive_problem(g, seat, gets, gives), "you could not hold it: ")
 
@@ -113,36 +114,18 @@ def check_accept(g: GameState, seat: int, a: Action) -> None:
     check_answer(g, seat, a)
     offer = g.offer
     assert offer is not None
-    still = set(_tradeable(g, offer.giver)) >= set(offer.give) and set(_tradeable(g, seat)) >= set(offer.take)
+    still = set(handed_items(g, offer.giver)) >= set(offer.give) and set(handed_items(g, seat)) >= set(
+        offer.take
+    )
     require(still, "B13", "a card of this trade has left play since it was offered: decline it")
     problem = receive_problem(g, seat, list(offer.give), list(offer.take))
     require_fits(problem, "you could not hold it: ")
 
 
-def _owned(g: GameState, seat: int, card_ids: tuple[str, ...]) -> list[int]:
-    """The items in play a player would trade, by card id (B13); a hireling only when it is
-    an Item (H5)."""
-    p = g.players[seat]
-    pool = _tradeable(g, seat)
-    owned = []
-    for card_id in card_ids:
-        inst = g.find(pool, card_id)
-        require(
-            g.find(p.hirelings, card_id) is None or inst is not None,
-            "H5",
-            f"{card_id} has no gold value, so it is no Item and cannot be traded",
-        )
-        require(inst is not None, "B13", f"{card_id} is not an item {p.name} has in play")
-        assert inst is not None
-        pool.remove(inst)
-        owned.append(inst)
-    return owned
-
-
 def do_trade(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     other = g.index(a.arg or "")
-    give = tuple(_owned(g, seat, a.give))
-    take = tuple(_owned(g, other, a.take))
+    give = tuple(pick_handed(g, seat, a.give, "B13"))
+    take = tuple(pick_handed(g, other, a.take, "B13"))
     g.offer = Offer(seat, other, give, take)
     ev.append(
         Event(
@@ -157,11 +140,11 @@ def trade_options(g: GameState, seat: int) -> Iterator[Action]:
     `check_trade` (larger trades are legal too)."""
     if not holds(_may_trade, g, seat):
         return
-    mine = _distinct(g, _tradeable(g, seat))
+    mine = _distinct(g, handed_items(g, seat))
     for other, q in enumerate(g.players):
         if other == seat or q.dead:
             continue
-        theirs = [None, *_distinct(g, _tradeable(g, other))]
+        theirs = [None, *_distinct(g, handed_items(g, other))]
         for give in mine:
             for take in theirs:
                 gets = [] if take is None else [take]
