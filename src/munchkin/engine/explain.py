@@ -6,12 +6,12 @@ never disagree with the result.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Part:
-    """One term of a number: `amount` from `source` (a card id or a player), under `rule`."""
+class Part(NamedTuple):
+    """One term of a number: `amount` from `source` (a card id or a player), under `rule`.
+    (Named tuples: the engine builds breakdowns whenever it compares strengths.)"""
 
     label: str
     amount: int
@@ -19,8 +19,7 @@ class Part:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
-class Breakdown:
+class Breakdown(NamedTuple):
     """A number and the parts it adds up from."""
 
     what: str
