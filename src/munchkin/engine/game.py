@@ -46,10 +46,11 @@ class SetupError(ValueError):
 class Game:
     """A game of Munchkin: ask who may act and what, then apply their decisions."""
 
-    __slots__ = ("state",)
+    __slots__ = ("_listed", "state")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
+        self._listed: dict[str, list[Action]] = {}  # by player, until `apply` changes the state
 
     # -- construction ----------------------------------------------------------------
 
@@ -103,7 +104,10 @@ class Game:
 
     def legal_actions(self, player: str) -> list[Action]:
         """Every action `player` may take now, out-of-turn ones included."""
-        return flow.legal_actions(self.state, self.state.index(player))
+        listed = self._listed.get(player)
+        if listed is None:
+            listed = self._listed[player] = flow.legal_actions(self.state, self.state.index(player))
+        return list(listed)
 
     def waiting_for(self) -> list[str]:
         """Players whose decision holds the game up now."""
@@ -132,8 +136,11 @@ class Game:
         verb.check(self.state, seat, action)
 
     def apply(self, player: str, action: Action) -> list[Event]:
-        """Validate, change the state, and return what happened."""
-        self.check(player, action)
+        """Validate, change the state, and return what happened. An action already listed
+        by `legal_actions` for this state passed the same checks then, so is not checked again."""
+        if action not in self._listed.get(player, ()):
+            self.check(player, action)
+        self._listed = {}
         ev: list[Event] = []
         REGISTRY[action.verb].do(self.state, self.state.index(player), action, ev)
         flow.advance(self.state, ev)
