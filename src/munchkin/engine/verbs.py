@@ -37,10 +37,10 @@ def register(name: str, check: Check, do: Do, options: Options, prechecked: bool
     REGISTRY[name] = Verb(check, do, options, prechecked)
 
 
-def holds(check: Callable[[GameState, int], None], g: GameState, seat: int) -> bool:
-    """Whether a check that takes no action accepts the player now."""
+def holds(check: Callable[..., None], g: GameState, seat: int, *args: object) -> bool:
+    """Whether a check that takes no action accepts the player (and `args`) now."""
     try:
-        check(g, seat)
+        check(g, seat, *args)
     except RulesError:
         return False
     return True

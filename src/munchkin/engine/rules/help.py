@@ -11,7 +11,7 @@ from munchkin.engine.rules.items import pick_handed, receive_problem, require_fi
 from munchkin.engine.rules.strength import munchkins_win
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import free_to_act, in_fight
-from munchkin.engine.verbs import holds, passes, register, require, seat_of, single
+from munchkin.engine.verbs import holds, register, require, seat_of, single
 
 
 def check_ask(g: GameState, seat: int, a: Action) -> None:
@@ -35,6 +35,15 @@ def _may_ask(g: GameState, seat: int) -> None:
 def _check_helper(g: GameState, seat: int, a: Action) -> None:
     """Whether this player may be asked, with this bribe (B8)."""
     helper = seat_of(g, a.arg, "B8")
+    _may_be_asked(g, seat, helper)
+    require(0 <= a.reward <= treasure_count(g), "B8", "the bribe is some of the fight's treasures")
+    if a.give:
+        problem = receive_problem(g, helper, pick_handed(g, seat, a.give, "B8"), [])
+        require_fits(problem, f"{g.players[helper].name} could not hold the bribe: ")
+
+
+def _may_be_asked(g: GameState, seat: int, helper: int) -> None:
+    """Whether the fighter may ask this player, whatever the bribe (B8)."""
     require(helper != seat and not g.players[helper].dead, "B8", "ask another living player")
     c = g.combat
     require(
@@ -42,10 +51,6 @@ def _check_helper(g: GameState, seat: int, a: Action) -> None:
         "B8",
         "they declined already: each player is asked once a fight",
     )
-    require(0 <= a.reward <= treasure_count(g), "B8", "the bribe is some of the fight's treasures")
-    if a.give:
-        problem = receive_problem(g, helper, pick_handed(g, seat, a.give, "B8"), [])
-        require_fits(problem, f"{g.players[helper].name} could not hold the bribe: ")
 
 
 def do_ask(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -63,15 +68,15 @@ def do_ask(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 
 
 def ask_options(g: GameState, seat: int) -> Iterator[Action]:
-    """Every other player, with every bribe of treasures (checked here, once for all)."""
+    """Every other player, with every share of the treasures as a bribe, and no items
+    (checked here with the parts of `check_ask`)."""
     c = g.combat
     if c is None or c.fighter != seat or not holds(_may_ask, g, seat):
         return
-    for q in g.players:
-        for reward in range(treasure_count(g) + 1):
-            action = Action("ask_help", q.name, reward=reward)
-            if passes(_check_helper, g, seat, action):
-                yield action
+    rewards = range(treasure_count(g) + 1)
+    for helper, q in enumerate(g.players):
+        if holds(_may_be_asked, g, seat, helper):
+            yield from (Action("ask_help", q.name, reward=reward) for reward in rewards)
 
 
 def check_answer(g: GameState, seat: int, a: Action) -> None:
