@@ -19,17 +19,23 @@ def _about_to_run(g: GameState, seat: int) -> bool:
     return c is not None and c.stage == "run" and c.runners[:1] == [seat] and not g.tasks
 
 
+def discardable(g: GameState, seat: int) -> list[int]:
+    """The cards a player may discard now: races, classes, boosts and hirelings whenever
+    free to act, a steed only just before a run-away roll (B14, H3, S7)."""
+    if not free_to_act(g, seat) or g.prompt is not None:
+        return []
+    p = g.players[seat]
+    cards = p.races + p.classes + p.boosts + p.hirelings
+    return cards + p.steeds if _about_to_run(g, seat) else cards
+
+
 def check_discard(g: GameState, seat: int, a: Action) -> None:
+    if g.find(discardable(g, seat), a.arg or "") is not None:
+        return
     require(free_to_act(g, seat) and g.prompt is None, "B14", "wait: another decision is open")
     p = g.players[seat]
-    if g.find(p.races + p.classes + p.boosts, a.arg or "") is not None:
-        return
-    if g.find(p.hirelings, a.arg or "") is not None:
-        return
-    inst = g.find(p.steeds, a.arg or "")
-    if inst is not None:
-        require(_about_to_run(g, seat), "S7", "a steed is discarded only before a run-away roll")
-        return
+    if g.find(p.steeds, a.arg or "") is not None:
+        raise refuse("S7", "a steed is discarded only before a run-away roll")
     if any(g.find(q.hirelings, a.arg or "") is not None for q in g.players):
         raise refuse("H3", f"{a.arg} is not your hireling: only its owner discards it")
     if g.find(g.items_in_play(p), a.arg or "") is not None:
@@ -54,9 +60,8 @@ def do_discard(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 
 
 def discard_options(g: GameState, seat: int) -> Iterator[Action]:
-    p = g.players[seat]
-    for inst in p.races + p.classes + p.boosts + p.hirelings + p.steeds:
+    for inst in discardable(g, seat):
         yield Action("discard", g.defs[inst].id)
 
 
-register("discard", check_discard, do_discard, discard_options)
+register("discard", check_discard, do_discard, discard_options, prechecked=True)

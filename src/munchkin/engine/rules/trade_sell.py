@@ -141,6 +141,8 @@ def trade_options(g: GameState, seat: int) -> Iterator[Action]:
     if not holds(_may_trade, g, seat):
         return
     mine = _distinct(g, handed_items(g, seat))
+    if not mine:
+        return  # every trade listed gives one item
     for other, q in enumerate(g.players):
         if other == seat or q.dead:
             continue
