@@ -254,6 +254,14 @@ class GameState:
                 return inst
         return None
 
+    def distinct(self, zone: list[int]) -> list[int]:
+        """The first instance of each card id in a zone, in zone order."""
+        first: dict[str, int] = {}
+        defs = self.defs
+        for inst in zone:
+            first.setdefault(defs[inst].id, inst)
+        return list(first.values())
+
     def ids(self, zone: list[int]) -> list[str]:
         """Card ids of a zone."""
         return [self.defs[i].id for i in zone]

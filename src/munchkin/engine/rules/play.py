@@ -31,7 +31,7 @@ from munchkin.engine.rules.items import (
     require_fits,
 )
 from munchkin.engine.state import GameState
-from munchkin.engine.timing import free_to_act, in_fight, own_turn, require_own_turn_calm
+from munchkin.engine.timing import free_to_act, in_fight, own_turn, own_turn_calm, require_own_turn_calm
 from munchkin.engine.verbs import refuse, register, require, seat_of
 
 CHEATABLE = ("item", "steed", "hireling")
@@ -73,7 +73,6 @@ def _own_in_play(g: GameState, seat: int, card_id: str | None, kinds: tuple[str,
 
 def _check_race_class(g: GameState, seat: int, inst: int, a: Action) -> None:
     card = g.defs[inst]
-    require(own_turn(g, seat), "B14", f"a {card.type} is played on your own turn")
     zone = g.players[seat].races if card.type == "race" else g.players[seat].classes
     require(g.find(zone, card.id) is None, "B14", f"you already are {card.name}")
 
@@ -103,14 +102,12 @@ def _enhanced_trait(g: GameState, seat: int, card_id: str | None, kind: str) -> 
 
 
 def _check_item(g: GameState, seat: int, inst: int, a: Action) -> None:
-    require_own_turn_calm(g, seat, "B11", "items are played")
     require_fits(check_placeable(g, g.players[seat], inst))
 
 
 def _check_steed(g: GameState, seat: int, inst: int, a: Action) -> None:
     from munchkin.engine.rules.items import steeds_allowed
 
-    require_own_turn_calm(g, seat, "S8", "steeds are played")
     p = g.players[seat]
     if not can_use(g, p, inst):  # an unusable steed is an ordinary Big item (S8)
         require_fits(check_placeable(g, p, inst))
@@ -171,12 +168,10 @@ def _check_monster_enhancer(g: GameState, seat: int, inst: int, a: Action) -> No
 
 
 def _check_steed_enhancer(g: GameState, seat: int, inst: int, a: Action) -> None:
-    require_own_turn_calm(g, seat, "S5", "steed enhancers are played")
     require(_own_in_play(g, seat, a.on, ("steed",)) is not None, "S5", "name one of your steeds with on:")
 
 
 def _check_item_enhancer(g: GameState, seat: int, inst: int, a: Action) -> None:
-    require_own_turn_calm(g, seat, "B11", "item enhancers are played")
     require(_own_in_play(g, seat, a.on, ("item",)) is not None, "S5", "name one of your items with on:")
 
 
@@ -213,6 +208,32 @@ def _check_unplayable(g: GameState, seat: int, inst: int, a: Action) -> None:
     raise refuse("B4", f"{g.defs[inst].name} cannot be played; a monster is fought (look_for_trouble)")
 
 
+Gate = Callable[[GameState, int], bool]
+WHEN: dict[str, tuple[Gate, str, str]] = {
+    "race": (own_turn, "B14", "a race is played on your own turn"),
+    "class": (own_turn, "B14", "a class is played on your own turn"),
+    "item": (own_turn_calm, "B11", "items are played only on your own turn, outside combat"),
+    "steed": (own_turn_calm, "S8", "steeds are played only on your own turn, outside combat"),
+    "steed_enhancer": (
+        own_turn_calm,
+        "S5",
+        "steed enhancers are played only on your own turn, outside combat",
+    ),
+    "item_enhancer": (
+        own_turn_calm,
+        "B11",
+        "item enhancers are played only on your own turn, outside combat",
+    ),
+}
+"""Card types played only at set times of one's own turn (B11, B14, S5, S8): the gate, its
+rule, and the refusal. The other types' timing depends on the card and is in their checks."""
+
+
+def _in_time(g: GameState, seat: int, kind: str) -> bool:
+    when = WHEN.get(kind)
+    return when is None or when[0](g, seat)
+
+
 TypeCheck = Callable[[GameState, int, int, Action], None]
 CHECKS: dict[str, TypeCheck] = {
     "race": _check_race_class,
@@ -244,7 +265,11 @@ def check_play(g: GameState, seat: int, a: Action) -> None:
     assert inst is not None
     if g.phase == "face_up" and seat == g.active and inst != g.face_up:
         raise refuse("B4", "first decide what to do with the card drawn face up")
-    CHECKS[g.defs[inst].type](g, seat, inst, a)
+    kind = g.defs[inst].type
+    if not _in_time(g, seat, kind):
+        _, rule, message = WHEN[kind]
+        raise refuse(rule, message)
+    CHECKS[kind](g, seat, inst, a)
 
 
 # -- effects per type ----------------------------------------------------------------
@@ -429,39 +454,39 @@ DOES: dict[str, TypeDo] = {
 
 
 def play_options(g: GameState, seat: int) -> Iterator[Action]:
-    """Candidate plays: each card of the hand, with each sensible target (checked later)."""
+    """Candidate plays: each card of the hand (or the card drawn face up) that may be played
+    at this time, with each sensible target (checked later)."""
     if not free_to_act(g, seat):
         return
     p = g.players[seat]
-    cards = list(dict.fromkeys(g.defs[i].id for i in p.hand))
-    if g.phase == "face_up" and seat == g.active and g.face_up is not None:
-        cards = [g.defs[g.face_up].id]
-    monsters = [g.defs[m].id for m in g.combat.monsters] if g.combat else []
-    mine = [g.defs[i].id for i in p.equipped + p.carried + p.steeds + p.hirelings]
-    for card_id in cards:
-        inst = source_card(g, seat, card_id)
-        assert inst is not None
-        kind = g.defs[inst].type
+    face_up = g.face_up if g.phase == "face_up" and seat == g.active else None
+    for inst in g.distinct(p.hand) if face_up is None else [face_up]:
+        card = g.defs[inst]
+        kind = card.type
+        if not _in_time(g, seat, kind):
+            continue
         if kind in ("curse", "trap"):
-            yield from (Action("play", card_id, target=q.name) for q in g.players if not q.dead)
-        elif kind in ("monster_enhancer",) or (kind == "one_shot" and in_fight(g)):
+            yield from (Action("play", card.id, target=q.name) for q in g.players if not q.dead)
+        elif kind == "monster_enhancer" or (kind == "one_shot" and in_fight(g)):
             if kind == "one_shot":
-                yield Action("play", card_id)
-            yield from (Action("play", card_id, on=m) for m in dict.fromkeys(monsters))
+                yield Action("play", card.id)
+            monsters = g.combat.monsters if g.combat else []
+            yield from (Action("play", card.id, on=m) for m in g.ids(g.distinct(monsters)))
         elif kind in ("steed_enhancer", "item_enhancer", "cheat"):
-            hand_targets = [g.defs[i].id for i in p.hand if g.defs[i].type in CHEATABLE]
-            targets = mine + (hand_targets if kind == "cheat" else [])
-            yield from (Action("play", card_id, on=t) for t in dict.fromkeys(targets))
+            targets = p.equipped + p.carried + p.steeds + p.hirelings
+            if kind == "cheat":
+                targets = targets + [i for i in p.hand if g.defs[i].type in CHEATABLE]
+            yield from (Action("play", card.id, on=t) for t in g.ids(g.distinct(targets)))
         elif kind == "wandering_monster":
-            hand_monsters = [g.defs[i].id for i in p.hand if g.defs[i].type == "monster"]
-            yield from (Action("play", card_id, on=m) for m in dict.fromkeys(hand_monsters))
-        elif kind == "other" and g.defs[inst].enhances:
-            traits = p.races if g.defs[inst].enhances == "race" else p.classes
-            yield from (Action("play", card_id, on=t) for t in dict.fromkeys(g.ids(traits)))
+            hand_monsters = [i for i in p.hand if g.defs[i].type == "monster"]
+            yield from (Action("play", card.id, on=m) for m in g.ids(g.distinct(hand_monsters)))
+        elif kind == "other" and card.enhances:
+            traits = p.races if card.enhances == "race" else p.classes
+            yield from (Action("play", card.id, on=t) for t in g.ids(g.distinct(traits)))
         elif kind != "monster" and not (kind == "other" and not own_turn(g, seat)):
-            yield Action("play", card_id)
-            if kind == "one_shot" and any(e.kind == "change_sex" for e in g.defs[inst].effects):
-                yield from (Action("play", card_id, on=h) for h in dict.fromkeys(g.ids(p.hirelings)))
+            yield Action("play", card.id)
+            if kind == "one_shot" and any(e.kind == "change_sex" for e in card.effects):
+                yield from (Action("play", card.id, on=h) for h in g.ids(g.distinct(p.hirelings)))
 
 
 register("play", check_play, do_play, play_options)
