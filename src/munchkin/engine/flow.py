@@ -26,23 +26,15 @@ RESPONSES = ("play", "berserk", "turn_undead", "backstab", "charm")
 
 ANYTIME = ("play", "discard")
 """Verbs a living player may have at any moment: curses, Go Up a Level, hirelings, discards."""
+CALM = (*ANYTIME, "equip", "unequip", "sell", "trade", "steal")
+"""Verbs of one's own turn outside a fight (B11, B12, B13, B14)."""
 IN_A_FIGHT = (*ANYTIME, "pass", "berserk", "turn_undead", "backstab")
 SITUATIONS: dict[str, tuple[str, ...]] = {
     "setup": ("play", "equip", "unequip", "discard", "pass"),
-    "own turn": (
-        *ANYTIME,
-        "kick_door",
-        "keep",
-        "monstrify",
-        "loot_room",
-        "look_for_trouble",
-        "end_turn",
-        "equip",
-        "unequip",
-        "sell",
-        "trade",
-        "steal",
-    ),
+    "start of own turn": (*CALM, "kick_door"),
+    "door face up": (*CALM, "keep", "monstrify"),
+    "after the door": (*CALM, "loot_room", "look_for_trouble"),
+    "end of own turn": (*CALM, "end_turn"),
     "offered a trade": (*ANYTIME, "accept_trade", "decline_trade"),
     "asked for help": (*IN_A_FIGHT, "accept_help", "decline_help"),
     "fighting": (*ANYTIME, "resolve_combat", "ask_help", "berserk", "turn_undead", "charm", "backstab"),
@@ -52,6 +44,13 @@ SITUATIONS: dict[str, tuple[str, ...]] = {
 }
 """Who may do what now, by the player's situation (B1, B4, B8, B9, B13, B16): the verbs
 worth asking about; each verb's own check still decides."""
+OWN_TURN = {
+    "start": "start of own turn",
+    "face_up": "door face up",
+    "after_door": "after the door",
+    "end": "end of own turn",
+}
+"""The situation of the player whose turn it is, outside a fight, by turn phase (B4)."""
 
 
 def situation(g: GameState, seat: int) -> str:
@@ -62,7 +61,7 @@ def situation(g: GameState, seat: int) -> str:
     if g.offer is not None and g.offer.taker == seat:
         return "offered a trade"
     if c is None:
-        return "own turn" if seat == g.active else "waiting"
+        return OWN_TURN[g.phase] if seat == g.active else "waiting"
     if c.asked == seat:
         return "asked for help"
     if c.stage == "run":
@@ -78,12 +77,13 @@ def legal_actions(g: GameState, seat: int) -> list[Action]:
         if g.prompt.player != seat:
             return []
         return [Action("choose", option) for option in g.prompt.options]
-    return [
-        a
-        for verb in _verbs_for(situation(g, seat))
-        for a in verb.options(g, seat)
-        if verb.prechecked or passes(verb.check, g, seat, a)
-    ]
+    actions: list[Action] = []
+    for verb in _verbs_for(situation(g, seat)):
+        if verb.prechecked:
+            actions.extend(verb.options(g, seat))
+        else:
+            actions.extend(a for a in verb.options(g, seat) if passes(verb.check, g, seat, a))
+    return actions
 
 
 _ORDERED: dict[str, tuple[Verb, ...]] = {}

@@ -19,11 +19,11 @@ def classes(g: GameState, p: PlayerState) -> frozenset[str]:
 
 
 def is_race(g: GameState, p: PlayerState, race: str) -> bool:
-    return any(g.defs[i].id == race for i in p.races)
+    return g.find(p.races, race) is not None
 
 
 def is_class(g: GameState, p: PlayerState, cls: str) -> bool:
-    return any(g.defs[i].id == cls for i in p.classes)
+    return g.find(p.classes, cls) is not None
 
 
 def race_slots(g: GameState, p: PlayerState) -> int:
