@@ -12,7 +12,10 @@ keeps a chance; `uniform=True` gives the plain uniform choice.
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections.abc import Sequence
+from itertools import accumulate
+from typing import TypeVar
 
 from munchkin.engine.actions import Action
 from munchkin.views import PlayerView
@@ -29,6 +32,7 @@ VERB_WEIGHTS = {
     "sell": 0.1,
 }
 SELF_HARM_WEIGHT = 0.02
+T = TypeVar("T")
 FIGHTER_VERBS = ("resolve_combat", "ask_help", "berserk", "turn_undead", "charm")
 
 
@@ -54,11 +58,17 @@ class RandomBot:
         """The choice among `actions`, for `player`."""
         if self.uniform:
             return self.rng.choice(actions)
-        fighting = any(a.verb in FIGHTER_VERBS for a in actions)
         by_verb: dict[str, list[Action]] = {}
         for a in actions:
             by_verb.setdefault(a.verb, []).append(a)
         verbs = list(by_verb)
-        verb = self.rng.choices(verbs, [VERB_WEIGHTS.get(v, 1.0) for v in verbs])[0]
-        options = by_verb[verb]
-        return self.rng.choices(options, [self.weight(player, a, fighting) for a in options])[0]
+        options = by_verb[weighted(self.rng, verbs, [VERB_WEIGHTS.get(v, 1.0) for v in verbs])]
+        fighting = any(verb in by_verb for verb in FIGHTER_VERBS)
+        return weighted(self.rng, options, [self.weight(player, a, fighting) for a in options])
+
+
+def weighted(rng: random.Random, items: Sequence[T], weights: Sequence[float]) -> T:
+    """One item drawn with these weights: the draw of `rng.choices(items, weights)[0]`,
+    without the machinery for drawing many."""
+    cumulative = list(accumulate(weights))
+    return items[bisect(cumulative, rng.random() * cumulative[-1], 0, len(cumulative) - 1)]
