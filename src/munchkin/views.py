@@ -91,7 +91,7 @@ def _prompt_source(g: GameState, data: tuple[object, ...]) -> str | None:
     return g.defs[first].id if isinstance(first, int) else None
 
 
-@dataclass
+@dataclass(slots=True)
 class PlayerView:
     """One player's view of the game at one moment: the legal actions at once, the rest
     (`data`) built on first use, so a bot that needs only the actions pays nothing more."""

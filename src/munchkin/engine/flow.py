@@ -96,13 +96,19 @@ def _verbs_for(where: str) -> tuple[Verb, ...]:
     return _ORDERED[where]
 
 
-def _accepts(g: GameState, seat: int, a: Action) -> bool:
-    return passes(REGISTRY[a.verb].check, g, seat, a)
+def any_legal(g: GameState, seat: int, verbs: tuple[str, ...]) -> bool:
+    """Whether the player has a legal action of one of these verbs now (stops at the first)."""
+    for name in verbs:
+        verb = REGISTRY[name]
+        for a in verb.options(g, seat):
+            if verb.prechecked or passes(verb.check, g, seat, a):
+                return True
+    return False
 
 
 def has_response(g: GameState, seat: int) -> bool:
     """Whether the player could do anything in the window but pass."""
-    return any(_accepts(g, seat, a) for verb in RESPONSES for a in REGISTRY[verb].options(g, seat))
+    return any_legal(g, seat, RESPONSES)
 
 
 def waiting_for(g: GameState) -> list[int]:
@@ -158,10 +164,7 @@ def advance(g: GameState, ev: list[Event]) -> None:
 
 def _face_up_choice(g: GameState) -> bool:
     """Whether the card drawn face up could be played or fought, not only kept (B4, H2, S9)."""
-    seat = g.active
-    return any(
-        _accepts(g, seat, a) for verb in ("play", "monstrify") for a in REGISTRY[verb].options(g, seat)
-    )
+    return any_legal(g, g.active, ("play", "monstrify"))
 
 
 def _run_task(g: GameState, ev: list[Event]) -> None:
