@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import base64
 import json
+import multiprocessing
 import sys
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -19,10 +21,11 @@ from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.game import Game
 from munchkin.match import MatchResult, play_match, seat_players
-from munchkin.sim.cli import register
+from munchkin.sim import simulate as simulate_module
+from munchkin.sim.cli import _progress, register
 from munchkin.sim.distributed import RayMissing, run_ray
 from munchkin.sim.report import PLOTS
-from munchkin.sim.simulate import SimConfig, cards_for, derive_seed, run_local, seat_kinds
+from munchkin.sim.simulate import SimConfig, cards_for, derive_seed, pool_context, run_local, seat_kinds
 from munchkin.sim.stats import GameRecorder, aggregate, wilson
 
 SETS = ("base", "horses")
@@ -72,6 +75,39 @@ def test_report_files(one_worker: tuple[dict[str, Any], Path]) -> None:
         assert png.startswith(b"\x89PNG")
         assert base64.b64encode(png).decode() in page
     assert "<script" not in page and "http" not in page  # self-contained
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_workers_give_the_same_records_however_they_start(
+    monkeypatch: pytest.MonkeyPatch, method: str
+) -> None:
+    if method not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"no {method} here")
+    monkeypatch.setattr(simulate_module, "pool_context", lambda: multiprocessing.get_context(method))
+    assert run_local(CONFIG, 3) == run_local(CONFIG, 1)
+    assert run_local(SimConfig(games=1, sets=SETS), 2) == run_local(SimConfig(games=1, sets=SETS), 1)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
+def test_workers_are_forked_unless_another_thread_runs() -> None:
+    if threading.active_count() > 1:
+        pytest.skip("an earlier test left a thread running")
+    assert pool_context().get_start_method() == "fork"
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert pool_context().get_start_method() == "spawn"
+    finally:
+        stop.set()
+        thread.join()
+
+
+def test_progress_bar_runs_no_thread_so_workers_can_fork() -> None:
+    threads = threading.active_count()
+    with _progress(2) as done:
+        assert threading.active_count() == threads
+        done()
 
 
 def test_seats_rotate_so_each_bot_sits_everywhere() -> None:

@@ -63,11 +63,13 @@ class _Rate(ProgressColumn):
 
 @contextmanager
 def _progress(total: int) -> Iterator[Callable[[], None]]:
-    """A progress bar on stderr; yields the function that counts one game done."""
+    """A progress bar on stderr; yields the function that counts one game done. The bar is
+    redrawn when a game is done rather than by a thread of its own, so that workers can be
+    forked (see `simulate.pool_context`)."""
     columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(), _Rate(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True)) as progress:
+    with Progress(*columns, console=Console(stderr=True), auto_refresh=False) as progress:
         task = progress.add_task("games", total=total)
-        yield lambda: progress.advance(task)
+        yield lambda: progress.update(task, advance=1, refresh=True)
 
 
 def simulate(
@@ -128,7 +130,7 @@ def bench(
         int, typer.Option(min=2, help="Mid-game states timed for legal_actions and copy.")
     ] = 500,
     uno_games: Annotated[int, typer.Option(min=1, help="RLCard UNO games per loop.")] = 500,
-    sim_games: Annotated[int, typer.Option(min=2, help="Games simulated with 1, then 2 workers.")] = 16,
+    sim_games: Annotated[int, typer.Option(min=2, help="Games simulated with 1, then 2 workers.")] = 64,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Engine speed: games/s, decisions/s, legal_actions and copy times, memory per state,
