@@ -36,6 +36,17 @@ FIGURES = {
         "copy_median_us",
         "copy_p99_us",
     ],
+    "decision_costs": [
+        "decisions",
+        "legal_actions_us",
+        "legal_actions_share",
+        "bot_choice_us",
+        "bot_choice_share",
+        "apply_us",
+        "apply_share",
+        "verbs_asked_per_decision",
+        "legal_actions_per_decision",
+    ],
     "memory": ["states", "bytes_per_state"],
     "simulate": [
         "games",
@@ -47,8 +58,19 @@ FIGURES = {
     ],
     "ratios": ["decision_baselines", "legal_actions_median_baselines", "copy_median_baselines"],
 }
-UNO = ["games", "players", "raw_decisions_per_s", "env_decisions_per_s"]
-UNO_RATIOS = ["our_decisions_per_s_vs_uno_raw", "our_decisions_per_s_vs_uno_env"]
+UNO = [
+    "games",
+    "players",
+    "raw_decisions_per_s",
+    "raw_legal_actions_per_decision",
+    "env_decisions_per_s",
+    "raw_decision_us",
+]
+UNO_RATIOS = [
+    "our_decisions_per_s_vs_uno_raw",
+    "our_decisions_per_s_vs_uno_env",
+    "our_legal_actions_vs_uno_decision",
+]
 HAS_RLCARD = importlib.util.find_spec("rlcard") is not None
 
 app = typer.Typer()
@@ -71,6 +93,8 @@ def test_bench_measures_every_figure(figures: dict[str, dict[str, Any]]) -> None
     assert {part: list(values) for part, values in figures.items()} == expected
     assert all(v > 0 for values in figures.values() for v in values.values() if not isinstance(v, str))
     assert figures["engine_calls"]["states"] == figures["memory"]["states"] == 4
+    shares = [v for k, v in figures["decision_costs"].items() if k.endswith("_share")]
+    assert sum(shares) == pytest.approx(1.0)
 
 
 def test_bench_text_has_one_line_per_figure(figures: dict[str, dict[str, Any]]) -> None:

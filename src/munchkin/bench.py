@@ -1,7 +1,7 @@
 """The benchmark, in one run: (a) random legal decisions through complete games on one core,
 (b) median and 99th-percentile microseconds of `legal_actions` and of `copy` on mid-game
 states, (c) the same random loop on RLCard's UNO (the `bench` extra), (d) memory per state
-copy, (e) `simulate`'s speed-up from 1 to 2 workers.
+copy, (e) `simulate`'s speed-up from 1 to 2 workers, (f) where a decision's time goes.
 
 A fixed pure-Python loop is timed in the same run: the `*_baselines` figures give costs in
 units of that loop, comparable across machines.
@@ -23,14 +23,17 @@ from typing import Any
 
 from munchkin.bots.random_bot import RandomBot
 from munchkin.cards.schema import CardDef
+from munchkin.engine.flow import SITUATIONS, situation
 from munchkin.engine.game import Game
-from munchkin.match import play_match
+from munchkin.match import play_match, seat_players
 from munchkin.sim.simulate import SimConfig, cards_for, run_local, timed
 
 Figures = dict[str, dict[str, Any]]
 SKIPPED_UNO = "install the bench extra"
 STRIDE = 3
 """Every STRIDE-th state of a sampling game is kept."""
+DECISIONS_CAP = 20_000
+"""Decisions per game at most in (f), so that one endless game cannot stall the bench."""
 
 
 @dataclass(frozen=True)
@@ -116,7 +119,8 @@ def mid_game_states(cards: Sequence[CardDef], s: BenchSettings) -> list[Game]:
 
 
 def engine_calls(states: Sequence[Game]) -> dict[str, Any]:
-    """(b) `legal_actions` for the player the game waits for, and `copy`, once per state."""
+    """(b) `legal_actions` for the player the game waits for, and `copy`, once per state.
+    Each state is a fresh copy, so its legal actions are computed, not remembered."""
     legal = [once(partial(g.legal_actions, g.waiting_for()[0])) for g in states]
     copies = [once(g.copy) for g in states]
     return {
@@ -126,6 +130,42 @@ def engine_calls(states: Sequence[Game]) -> dict[str, Any]:
         "copy_median_us": median_us(copies),
         "copy_p99_us": percentile_us(copies, 99),
     }
+
+
+def decision_costs(cards: Sequence[CardDef], s: BenchSettings) -> dict[str, Any]:
+    """(f) Where a decision's time goes, in games like those of (a): listing the player's
+    legal actions, the bot's choice among them, and `apply` (the change, and what the game
+    then does by itself: rolls, effects, passes for those who could only pass). Also how many
+    verbs the player's situation asks about and how many legal actions result, per decision."""
+    parts = {"legal_actions": 0.0, "bot_choice": 0.0, "apply": 0.0}
+    decisions = verbs = listed = 0
+    for i in range(max(1, s.games // 4)):
+        seed = s.seed + i
+        game = Game.new(cards, seat_players(s.players), seed=seed)
+        bots, chooser = random_bots(s.players, seed), random.Random(seed)
+        while not game.over and decisions < DECISIONS_CAP * (i + 1):
+            player = chooser.choice(game.waiting_for())
+            seat = game.players.index(player)
+            verbs += len(SITUATIONS[situation(game.state, seat)]) if game.state.prompt is None else 1
+            start = time.perf_counter()
+            legal = game.legal_actions(player)
+            listed_at = time.perf_counter()
+            action = bots[seat].pick(player, legal)
+            picked_at = time.perf_counter()
+            game.apply(player, action)
+            parts["legal_actions"] += listed_at - start
+            parts["bot_choice"] += picked_at - listed_at
+            parts["apply"] += time.perf_counter() - picked_at
+            decisions += 1
+            listed += len(legal)
+    total = sum(parts.values())
+    figures: dict[str, Any] = {"decisions": decisions}
+    for name, seconds in parts.items():
+        figures[f"{name}_us"] = seconds / decisions * 1e6
+        figures[f"{name}_share"] = seconds / total
+    figures["verbs_asked_per_decision"] = verbs / decisions
+    figures["legal_actions_per_decision"] = listed / decisions
+    return figures
 
 
 def state_memory(states: Sequence[Game]) -> dict[str, Any]:
@@ -149,12 +189,16 @@ def uno(s: BenchSettings) -> dict[str, Any]:
         return {"skipped": SKIPPED_UNO}
     rng = random.Random(s.seed)
 
+    listed = 0
+
     def raw_game(index: int) -> int:
+        nonlocal listed
         game = uno_game.UnoGame()
         game.np_random.seed(s.seed + index)
         state, _ = game.init_game()
         steps = 0
         while not game.is_over():
+            listed += len(state["legal_actions"])
             state, _ = game.step(rng.choice(state["legal_actions"]))
             steps += 1
         return steps
@@ -174,6 +218,9 @@ def uno(s: BenchSettings) -> dict[str, Any]:
         start = time.perf_counter()
         steps = sum(play(i) for i in range(s.uno_games))
         figures[f"{name}_decisions_per_s"] = steps / (time.perf_counter() - start)
+        if name == "raw":
+            figures["raw_legal_actions_per_decision"] = listed / steps
+    figures["raw_decision_us"] = 1e6 / figures["raw_decisions_per_s"]
     return figures
 
 
@@ -209,6 +256,7 @@ def run(s: BenchSettings) -> Figures:
     calls = engine_calls(states)
     memory = state_memory(states)
     rlcard = uno(s)
+    costs = decision_costs(cards, s)
     simulate = speed_up(s)
     decision_us = 1e6 / games["decisions_per_s"]
     ratios = {
@@ -219,11 +267,13 @@ def run(s: BenchSettings) -> Figures:
     if "skipped" not in rlcard:
         ratios["our_decisions_per_s_vs_uno_raw"] = games["decisions_per_s"] / rlcard["raw_decisions_per_s"]
         ratios["our_decisions_per_s_vs_uno_env"] = games["decisions_per_s"] / rlcard["env_decisions_per_s"]
+        ratios["our_legal_actions_vs_uno_decision"] = costs["legal_actions_us"] / rlcard["raw_decision_us"]
     return {
         "baseline": {"loop_median_us": baseline_us},
         "random_games": games,
         "engine_calls": calls,
         "rlcard_uno": rlcard,
+        "decision_costs": costs,
         "memory": memory,
         "simulate": simulate,
         "ratios": ratios,
