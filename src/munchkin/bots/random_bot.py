@@ -20,6 +20,8 @@ from typing import TypeVar
 from munchkin.engine.actions import Action
 from munchkin.views import PlayerView
 
+T = TypeVar("T")
+
 VERB_WEIGHTS = {
     "play": 5.0,
     "equip": 5.0,
@@ -32,7 +34,6 @@ VERB_WEIGHTS = {
     "sell": 0.1,
 }
 SELF_HARM_WEIGHT = 0.02
-T = TypeVar("T")
 FIGHTER_VERBS = ("resolve_combat", "ask_help", "berserk", "turn_undead", "charm")
 
 
