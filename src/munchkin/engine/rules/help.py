@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.combat import reopen_window, treasure_count
@@ -67,16 +65,19 @@ def do_ask(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     )
 
 
-def ask_options(g: GameState, seat: int) -> Iterator[Action]:
+def ask_options(g: GameState, seat: int) -> list[Action]:
     """Every other player, with every share of the treasures as a bribe, and no items
     (checked here with the parts of `check_ask`)."""
     c = g.combat
     if c is None or c.fighter != seat or not holds(_may_ask, g, seat):
-        return
+        return []
     rewards = range(treasure_count(g) + 1)
-    for helper, q in enumerate(g.players):
-        if holds(_may_be_asked, g, seat, helper):
-            yield from (Action("ask_help", q.name, reward=reward) for reward in rewards)
+    return [
+        Action("ask_help", q.name, reward=reward)
+        for helper, q in enumerate(g.players)
+        if holds(_may_be_asked, g, seat, helper)
+        for reward in rewards
+    ]
 
 
 def check_answer(g: GameState, seat: int, a: Action) -> None:
