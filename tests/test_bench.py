@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -118,3 +119,21 @@ def test_percentile_is_nearest_rank() -> None:
     assert percentile_us(seconds, 99) == pytest.approx(99)
     assert percentile_us(seconds, 50) == pytest.approx(50)
     assert percentile_us([2e-6], 99) == pytest.approx(2)
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("pyinstrument") is None, reason="pyinstrument: install the bench extra"
+)
+def test_profile_writes_a_page_of_the_engine_calls(tmp_path: Path) -> None:
+    page = tmp_path / "profile.html"
+    result = runner.invoke(app, ["profile", "--games", "1", "--seed", "1", "--out", str(page)])
+    assert result.exit_code == 0, result.output
+    assert "legal_actions" in result.stdout and "Game.apply" in result.stdout
+    assert "play_match" in page.read_text(encoding="utf-8")
+
+
+def test_profile_without_pyinstrument_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pyinstrument", None)
+    result = runner.invoke(app, ["profile", "--games", "1"])
+    assert result.exit_code != 0
+    assert "install the bench extra" in result.output

@@ -284,6 +284,18 @@ def run(s: BenchSettings) -> Figures:
     }
 
 
+def profile_games(cards: Sequence[CardDef], s: BenchSettings) -> Any:
+    """The loop of (a) under pyinstrument (the `bench` extra): a sampling profile of where
+    complete random games spend their time. Returns the profiler's session."""
+    profiler = importlib.import_module("pyinstrument").Profiler(interval=0.0005)
+    profiler.start()
+    try:
+        random_games(cards, s)
+    finally:
+        session = profiler.stop()
+    return session
+
+
 def as_text(figures: Figures) -> str:
     """One aligned line per figure, under a heading per part."""
     lines = []

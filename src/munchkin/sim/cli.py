@@ -141,7 +141,30 @@ def bench(
     typer.echo(json.dumps(figures) if as_json else bench_module.as_text(figures))
 
 
+def profile(
+    out: Annotated[Path, typer.Option(help="The HTML page to write.")] = Path("profile.html"),
+    games: Annotated[int, typer.Option(min=1, help="Complete random games profiled.")] = 5,
+    players: Annotated[int, typer.Option(min=2, max=6)] = 4,
+    seed: Annotated[int, typer.Option()] = 0,
+    sets: Annotated[str, typer.Option()] = "base",
+) -> None:
+    """Where the engine's time goes: pyinstrument's profile of complete random games (the
+    loop `bench` times), as an HTML page, with the slowest call paths printed."""
+    settings = bench_module.BenchSettings(games, players, seed, _names(sets))
+    _check_sets(settings.sets)
+    try:
+        session = bench_module.profile_games(cards_for(settings.sets), settings)
+    except ImportError as exc:
+        raise _fail(f"{exc}: install the bench extra ('.[bench]')") from None
+    from pyinstrument.renderers import ConsoleRenderer, HTMLRenderer
+
+    out.write_text(HTMLRenderer().render(session), encoding="utf-8")
+    typer.echo(ConsoleRenderer(unicode=True, color=False).render(session))
+    typer.echo(f"profile of {games} games: {out}")
+
+
 def register(app: typer.Typer) -> None:
-    """Add `simulate` and `bench` to the main command."""
+    """Add `simulate`, `bench` and `profile` to the main command."""
     app.command()(simulate)
     app.command()(bench)
+    app.command()(profile)
