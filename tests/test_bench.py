@@ -121,9 +121,12 @@ def test_percentile_is_nearest_rank() -> None:
     assert percentile_us([2e-6], 99) == pytest.approx(2)
 
 
-@pytest.mark.skipif(
+NEEDS_PYINSTRUMENT = pytest.mark.skipif(
     importlib.util.find_spec("pyinstrument") is None, reason="pyinstrument: install the bench extra"
 )
+
+
+@NEEDS_PYINSTRUMENT
 def test_profile_writes_a_page_of_the_engine_calls(tmp_path: Path) -> None:
     page = tmp_path / "profile.html"
     result = runner.invoke(app, ["profile", "--games", "1", "--seed", "1", "--out", str(page)])
@@ -137,3 +140,10 @@ def test_profile_without_pyinstrument_says_what_to_install(monkeypatch: pytest.M
     result = runner.invoke(app, ["profile", "--games", "1"])
     assert result.exit_code != 0
     assert "install the bench extra" in result.output
+
+
+@NEEDS_PYINSTRUMENT
+def test_profile_to_a_folder_is_refused(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["profile", "--games", "1", "--seed", "1", "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert f"cannot write {tmp_path}" in result.output

@@ -128,6 +128,15 @@ def test_unknown_bot_is_refused(tmp_path: Path) -> None:
     assert "unknown bots ['genius']" in result.output
 
 
+def test_an_output_folder_that_cannot_be_made_is_refused_before_any_game(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    result = runner.invoke(app, ["simulate", "--games", "1", "--out", str(blocker / "report")])
+    assert result.exit_code == 2
+    assert f"cannot write to {blocker / 'report'}: Not a directory" in result.output
+    assert "games in" not in result.output
+
+
 def test_wilson_interval_matches_known_values() -> None:
     assert wilson(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
     assert wilson(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)

@@ -46,6 +46,18 @@ def _check_sets(sets: tuple[str, ...]) -> None:
         raise _fail(str(exc)) from None
 
 
+def _folder_for(out: Path) -> None:
+    """Make the folder output goes to, or refuse, before any game starts."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _fail(f"cannot write to {out}: {exc.strerror or exc}") from None
+
+
+def _cannot_write(path: Path, exc: OSError) -> typer.Exit:
+    return _fail(f"cannot write {path}: {exc.strerror or exc}")
+
+
 def _check(config: SimConfig) -> None:
     """Refuse unknown bots and card sets before any game starts."""
     unknown = [kind for kind in config.bots if kind not in BOT_KINDS]
@@ -97,6 +109,7 @@ def simulate(
     """Play many games between bots in parallel and write a report (JSON, HTML, PNG)."""
     config = SimConfig(games, players, _names(bots), _names(sets), seed, max_decisions)
     _check(config)
+    _folder_for(out)
     try:
         from munchkin.sim.report import write_report  # matplotlib is loaded only here
     except ImportError as exc:
@@ -114,7 +127,10 @@ def simulate(
             records, seconds = timed(lambda: run_local(config, workers, done))
     runner = f"ray ({ray})" if ray else f"local ({workers} worker{'s' if workers > 1 else ''})"
     data = report_data(config, records, seconds, runner)
-    paths = write_report(data, out)
+    try:
+        paths = write_report(data, out)
+    except OSError as exc:
+        raise _cannot_write(out, exc) from None
     if as_json:
         typer.echo(json.dumps(data))
     else:
@@ -152,13 +168,17 @@ def profile(
     loop `bench` times), as an HTML page, with the slowest call paths printed."""
     settings = bench_module.BenchSettings(games, players, seed, _names(sets))
     _check_sets(settings.sets)
+    _folder_for(out.parent)
     try:
         session = bench_module.profile_games(cards_for(settings.sets), settings)
     except ImportError as exc:
         raise _fail(f"{exc}: install the bench extra ('.[bench]')") from None
     from pyinstrument.renderers import ConsoleRenderer, HTMLRenderer
 
-    out.write_text(HTMLRenderer().render(session), encoding="utf-8")
+    try:
+        out.write_text(HTMLRenderer().render(session), encoding="utf-8")
+    except OSError as exc:
+        raise _cannot_write(out, exc) from None
     typer.echo(ConsoleRenderer(unicode=True, color=False).render(session))
     typer.echo(f"profile of {games} games: {out}")
 
