@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.rules import effects, items, run_away
+from munchkin.engine.rules.character import classes
 from munchkin.engine.rules.combat import resolve
 from munchkin.engine.rules.turn import give_charity, next_turn
 from munchkin.engine.state import GameState, Prompt
@@ -78,7 +79,7 @@ def legal_actions(g: GameState, seat: int) -> list[Action]:
             return []
         return [Action("choose", option) for option in g.prompt.options]
     actions: list[Action] = []
-    for verb in _verbs_for(situation(g, seat)):
+    for verb in _asked(SITUATIONS[situation(g, seat)], classes(g, g.players[seat])):
         if verb.prechecked:
             actions.extend(verb.options(g, seat))
         else:
@@ -86,20 +87,25 @@ def legal_actions(g: GameState, seat: int) -> list[Action]:
     return actions
 
 
-_ORDERED: dict[str, tuple[Verb, ...]] = {}
+_ASKED: dict[tuple[tuple[str, ...], frozenset[str]], tuple[Verb, ...]] = {}
 
 
-def _verbs_for(where: str) -> tuple[Verb, ...]:
-    """The verbs of a situation, in the registry's order (the engine's order)."""
-    if where not in _ORDERED:
-        _ORDERED[where] = tuple(v for name, v in REGISTRY.items() if name in SITUATIONS[where])
-    return _ORDERED[where]
+def _asked(names: tuple[str, ...], class_ids: frozenset[str]) -> tuple[Verb, ...]:
+    """The verbs worth asking a player about, in the registry's order (the engine's order):
+    those named, less the powers of classes the player does not have (B14)."""
+    key = (names, class_ids)
+    if key not in _ASKED:
+        _ASKED[key] = tuple(
+            verb
+            for name, verb in REGISTRY.items()
+            if name in names and (verb.power_of is None or verb.power_of in class_ids)
+        )
+    return _ASKED[key]
 
 
 def any_legal(g: GameState, seat: int, verbs: tuple[str, ...]) -> bool:
     """Whether the player has a legal action of one of these verbs now (stops at the first)."""
-    for name in verbs:
-        verb = REGISTRY[name]
+    for verb in _asked(verbs, classes(g, g.players[seat])):
         for a in verb.options(g, seat):
             if verb.prechecked or passes(verb.check, g, seat, a):
                 return True

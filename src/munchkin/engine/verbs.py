@@ -22,19 +22,23 @@ Options = Callable[[GameState, int], Iterable[Action]]
 @dataclass(frozen=True, slots=True)
 class Verb:
     """`prechecked`: the options are built from the same checks and are all legal, so
-    `legal_actions` need not check them again (for verbs with many candidates)."""
+    `legal_actions` need not check them again (for verbs with many candidates).
+    `power_of`: the class whose power the verb is; others are not asked about it (B14)."""
 
     check: Check
     do: Do
     options: Options
     prechecked: bool = False
+    power_of: str | None = None
 
 
 REGISTRY: dict[str, Verb] = {}
 
 
-def register(name: str, check: Check, do: Do, options: Options, prechecked: bool = False) -> None:
-    REGISTRY[name] = Verb(check, do, options, prechecked)
+def register(
+    name: str, check: Check, do: Do, options: Options, prechecked: bool = False, power_of: str | None = None
+) -> None:
+    REGISTRY[name] = Verb(check, do, options, prechecked, power_of)
 
 
 def holds(check: Callable[..., None], g: GameState, seat: int, *args: object) -> bool:

@@ -13,10 +13,19 @@ from munchkin.engine.rules.decks import draw_to_hand
 from munchkin.engine.rules.items import discard, place_new_item, remove_from_play
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import free_to_act, in_fight, own_turn_calm, require_own_turn_calm
-from munchkin.engine.verbs import Options, register, require, seat_of
+from munchkin.engine.verbs import Check, Do, Options, register, require, seat_of
 
 MAX_DISCARDS = 3
 THEFT_ROLL = 4
+CLASS_OF = {
+    "berserk": "warrior",
+    "turn_undead": "cleric",
+    "flight": "wizard",
+    "charm": "wizard",
+    "backstab": "thief",
+    "steal": "thief",
+}
+"""The class whose power each verb is (B14): only members of that class are asked about it."""
 
 
 def _pay(g: GameState, seat: int, card_id: str | None) -> None:
@@ -48,16 +57,21 @@ def _add_mod(g: GameState, seat: int, amount: int, power: str, a: Action, ev: li
     ev.append(Event("power_used", {"player": g.players[seat].name, "power": power, "card": a.arg}))
 
 
-def _check_fight_power(g: GameState, seat: int, a: Action, cls: str, power: str) -> None:
+def _require_class(g: GameState, seat: int, verb: str, what: str) -> None:
+    cls = CLASS_OF[verb]
+    require(is_class(g, g.players[seat], cls), "B14", f"only a {cls.title()} may {what}")
+
+
+def _check_fight_power(g: GameState, seat: int, a: Action, power: str) -> None:
     require(free_to_act(g, seat) and in_fight(g), "B14", f"{power} is used in a fight")
-    require(is_class(g, g.players[seat], cls), "B14", f"only a {cls.title()} may use {power}")
+    _require_class(g, seat, a.verb, f"use {power}")
     require(seat in fight(g).fighters(), "B14", f"{power} is for the fighter or the helper")
     require(_uses(g, seat, power) < MAX_DISCARDS, "B14", f"at most {MAX_DISCARDS} cards for {power}")
     _require_payment(g, seat, a.arg)
 
 
 def check_berserk(g: GameState, seat: int, a: Action) -> None:
-    _check_fight_power(g, seat, a, "warrior", "berserking")
+    _check_fight_power(g, seat, a, "berserking")
 
 
 def do_berserk(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -66,7 +80,7 @@ def do_berserk(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 
 
 def check_turning(g: GameState, seat: int, a: Action) -> None:
-    _check_fight_power(g, seat, a, "cleric", "turning")
+    _check_fight_power(g, seat, a, "turning")
     require(any(g.defs[m].undead for m in fight(g).monsters), "B14", "turning works against Undead")
 
 
@@ -82,7 +96,7 @@ def check_flight(g: GameState, seat: int, a: Action) -> None:
         "B14",
         "flight is used when you run away, before rolling",
     )
-    require(is_class(g, g.players[seat], "wizard"), "B14", "only a Wizard may use flight")
+    _require_class(g, seat, "flight", "use flight")
     require(_uses(g, seat, "flight") < MAX_DISCARDS, "B14", f"at most {MAX_DISCARDS} cards for flight")
     _require_payment(g, seat, a.arg)
 
@@ -97,8 +111,8 @@ def check_charm(g: GameState, seat: int, a: Action) -> None:
         "B14",
         "the fighter charms a monster during the fight",
     )
+    _require_class(g, seat, "charm", "charm")
     p = g.players[seat]
-    require(is_class(g, p, "wizard"), "B14", "only a Wizard may charm")
     require(len(p.hand) >= MAX_DISCARDS, "B14", "charming costs the whole hand, 3 cards or more")
     require(g.find(fight(g).monsters, a.arg or "") is not None, "B14", f"{a.arg} is not in the fight")
 
@@ -126,7 +140,7 @@ def do_charm(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 
 def check_backstab(g: GameState, seat: int, a: Action) -> None:
     require(free_to_act(g, seat) and in_fight(g), "B14", "backstab is used in a fight")
-    require(is_class(g, g.players[seat], "thief"), "B14", "only a Thief may backstab")
+    _require_class(g, seat, "backstab", "backstab")
     victim = seat_of(g, a.target, "B14")
     require(victim != seat and victim in fight(g).fighters(), "B14", "backstab another player in the fight")
     already = any(w == victim and k == "backstab" for w, _, _, k in fight(g).mods)
@@ -152,7 +166,7 @@ def do_backstab(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 def check_steal(g: GameState, seat: int, a: Action) -> None:
     require_own_turn_calm(g, seat, "B14", "theft is tried")
     require(g.phase != "setup", "B14", "theft is tried on your own turn")
-    require(is_class(g, g.players[seat], "thief"), "B14", "only a Thief may steal")
+    _require_class(g, seat, "steal", "steal")
     victim = seat_of(g, a.target, "B14")
     require(victim != seat, "B14", "steal from another player")
     inst = g.find(g.items_in_play(g.players[victim]), a.arg or "")
@@ -192,25 +206,24 @@ def do_steal(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     ev.append(Event("stolen", {"player": g.players[seat].name, "card": a.arg, "from": a.target}))
 
 
-def _hand_options(verb: str, cls: str) -> Options:
+def _hand_options(verb: str) -> Options:
+    """One action per card of the hand that could pay for the power."""
+
     def options(g: GameState, seat: int) -> Iterator[Action]:
-        p = g.players[seat]
-        if g.combat is None or not is_class(g, p, cls):
-            return
-        for card_id in dict.fromkeys(g.defs[i].id for i in p.hand):
-            yield Action(verb, card_id)
+        if g.combat is not None:
+            yield from (Action(verb, card_id) for card_id in g.ids(g.distinct(g.players[seat].hand)))
 
     return options
 
 
 def charm_options(g: GameState, seat: int) -> Iterator[Action]:
-    if g.combat is not None and is_class(g, g.players[seat], "wizard"):
-        yield from (Action("charm", m) for m in dict.fromkeys(g.defs[i].id for i in g.combat.monsters))
+    if g.combat is not None:
+        yield from (Action("charm", m) for m in g.ids(g.distinct(g.combat.monsters)))
 
 
 def backstab_options(g: GameState, seat: int) -> Iterator[Action]:
     p = g.players[seat]
-    if g.combat is None or not is_class(g, p, "thief") or not p.hand:
+    if g.combat is None or not p.hand:
         return
     card_id = g.defs[p.hand[0]].id
     for victim in g.combat.fighters():
@@ -219,18 +232,22 @@ def backstab_options(g: GameState, seat: int) -> Iterator[Action]:
 
 def steal_options(g: GameState, seat: int) -> Iterator[Action]:
     p = g.players[seat]
-    if not is_class(g, p, "thief") or not p.hand or not own_turn_calm(g, seat):
+    if not p.hand or not own_turn_calm(g, seat):
         return
     pay = g.defs[p.hand[0]].id
     for q in g.players:
         if q is not p:
-            for card_id in dict.fromkeys(g.defs[i].id for i in g.items_in_play(q)):
+            for card_id in g.ids(g.distinct(g.items_in_play(q))):
                 yield Action("steal", card_id, target=q.name, cards=(pay,))
 
 
-register("berserk", check_berserk, do_berserk, _hand_options("berserk", "warrior"))
-register("turn_undead", check_turning, do_turning, _hand_options("turn_undead", "cleric"))
-register("flight", check_flight, do_flight, _hand_options("flight", "wizard"))
-register("charm", check_charm, do_charm, charm_options)
-register("backstab", check_backstab, do_backstab, backstab_options)
-register("steal", check_steal, do_steal, steal_options)
+def _register_power(verb: str, check: Check, do: Do, options: Options) -> None:
+    register(verb, check, do, options, power_of=CLASS_OF[verb])
+
+
+_register_power("berserk", check_berserk, do_berserk, _hand_options("berserk"))
+_register_power("turn_undead", check_turning, do_turning, _hand_options("turn_undead"))
+_register_power("flight", check_flight, do_flight, _hand_options("flight"))
+_register_power("charm", check_charm, do_charm, charm_options)
+_register_power("backstab", check_backstab, do_backstab, backstab_options)
+_register_power("steal", check_steal, do_steal, steal_options)
