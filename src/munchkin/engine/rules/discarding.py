@@ -3,8 +3,6 @@ steed before a run-away roll (S7)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.effects import part_with
@@ -59,9 +57,8 @@ def do_discard(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     reconcile_use(g, seat, ev)
 
 
-def discard_options(g: GameState, seat: int) -> Iterator[Action]:
-    for inst in discardable(g, seat):
-        yield Action("discard", g.defs[inst].id)
+def discard_options(g: GameState, seat: int) -> list[Action]:
+    return [Action("discard", card_id) for card_id in g.ids(discardable(g, seat))]
 
 
 register("discard", check_discard, do_discard, discard_options, prechecked=True)

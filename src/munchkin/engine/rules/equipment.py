@@ -59,15 +59,15 @@ def equip_options(g: GameState, seat: int) -> Iterator[Action]:
                 yield Action("equip", card_id, hireling=g.defs[h].id)
 
 
+def _in_use(g: GameState, seat: int) -> list[int]:
+    """Items in use: by the player, or by the player's hirelings (B11, H7)."""
+    p = g.players[seat]
+    return p.equipped + [i for h in p.hirelings for i in g.carrying.get(h, ())]
+
+
 def check_unequip(g: GameState, seat: int, a: Action) -> None:
     require_own_turn_calm(g, seat, "B11", "items are taken off")
-    p = g.players[seat]
-    carried_by_hirelings = [i for h in p.hirelings for i in g.carrying.get(h, ())]
-    require(
-        g.find(p.equipped + carried_by_hirelings, a.arg or "") is not None,
-        "B11",
-        f"{a.arg} is not an item in use",
-    )
+    require(g.find(_in_use(g, seat), a.arg or "") is not None, "B11", f"{a.arg} is not an item in use")
 
 
 def do_unequip(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -86,14 +86,12 @@ def do_unequip(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     ev.append(Event("item_unequipped", {"player": p.name, "card": a.arg}))
 
 
-def unequip_options(g: GameState, seat: int) -> Iterator[Action]:
+def unequip_options(g: GameState, seat: int) -> list[Action]:
+    """Each item in use (checked here with the parts of `check_unequip`)."""
     if not own_turn_calm(g, seat):
-        return
-    p = g.players[seat]
-    carried_by_hirelings = [i for h in p.hirelings for i in g.carrying.get(h, ())]
-    for card_id in dict.fromkeys(g.defs[i].id for i in p.equipped + carried_by_hirelings):
-        yield Action("unequip", card_id)
+        return []
+    return [Action("unequip", card_id) for card_id in g.ids(g.distinct(_in_use(g, seat)))]
 
 
 register("equip", check_equip, do_equip, equip_options)
-register("unequip", check_unequip, do_unequip, unequip_options)
+register("unequip", check_unequip, do_unequip, unequip_options, prechecked=True)

@@ -17,7 +17,7 @@ from munchkin.engine.rules.items import (
     require_fits,
 )
 from munchkin.engine.state import GameState, Offer
-from munchkin.engine.timing import free_to_act, own_turn_calm, require_own_turn_calm
+from munchkin.engine.timing import free_to_act, require_own_turn_calm
 from munchkin.engine.verbs import holds, register, require, seat_of, single
 
 GOLD_PER_LEVEL = 1000
@@ -34,9 +34,14 @@ def _sale(a: Action) -> tuple[str, ...]:
     return a.cards or ((a.arg,) if a.arg else ())
 
 
-def check_sell(g: GameState, seat: int, a: Action) -> None:
+def _may_sell(g: GameState, seat: int) -> None:
+    """Items are sold on your own turn, outside combat (B12)."""
     require_own_turn_calm(g, seat, "B12", "items are sold")
     require(g.phase != "setup", "B12", "items are sold on your own turn")
+
+
+def check_sell(g: GameState, seat: int, a: Action) -> None:
+    _may_sell(g, seat)
     pool = _sellable(g, seat)
     for card_id in _sale(a):
         inst = g.find(pool, card_id)
@@ -77,12 +82,12 @@ def do_sell(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
         ev.append(Event("level_up", {"player": p.name, "level": p.level, "source": "sale"}))
 
 
-def sell_options(g: GameState, seat: int) -> Iterator[Action]:
-    """One item at a time: gold adds up over the turn, so any sale is a sequence of these."""
-    if not own_turn_calm(g, seat):
-        return
-    for card_id in dict.fromkeys(g.defs[i].id for i in _sellable(g, seat)):
-        yield Action("sell", cards=(card_id,))
+def sell_options(g: GameState, seat: int) -> list[Action]:
+    """One item at a time: gold adds up over the turn, so any sale is a sequence of these
+    (checked here with the parts of `check_sell`)."""
+    if not holds(_may_sell, g, seat):
+        return []
+    return [Action("sell", cards=(card_id,)) for card_id in g.ids(g.distinct(_sellable(g, seat)))]
 
 
 def check_trade(g: GameState, seat: int, a: Action) -> None:
@@ -186,7 +191,7 @@ def _offered(g: GameState, seat: int) -> bool:
     return g.offer is not None and g.offer.taker == seat
 
 
-register("sell", check_sell, do_sell, sell_options)
+register("sell", check_sell, do_sell, sell_options, prechecked=True)
 register("trade", check_trade, do_trade, trade_options, prechecked=True)
 register("accept_trade", check_accept, do_accept, single("accept_trade", _offered))
 register("decline_trade", check_answer, do_decline, single("decline_trade", _offered))
