@@ -145,24 +145,19 @@ def trade_options(g: GameState, seat: int) -> Iterator[Action]:
     `check_trade` (larger trades are legal too)."""
     if not holds(_may_trade, g, seat):
         return
-    mine = _distinct(g, handed_items(g, seat))
+    mine = g.distinct(handed_items(g, seat))
     if not mine:
         return  # every trade listed gives one item
     for other, q in enumerate(g.players):
         if other == seat or q.dead:
             continue
-        theirs = [None, *_distinct(g, handed_items(g, other))]
+        theirs = [None, *g.distinct(handed_items(g, other))]
         for give in mine:
             for take in theirs:
                 gets = [] if take is None else [take]
                 if receive_problem(g, seat, gets, [give]) is None:
                     ids = () if take is None else (g.defs[take].id,)
                     yield Action("trade", q.name, give=(g.defs[give].id,), take=ids)
-
-
-def _distinct(g: GameState, cards: list[int]) -> list[int]:
-    """One card of each id."""
-    return list({g.defs[i].id: i for i in reversed(cards)}.values())[::-1]
 
 
 def check_answer(g: GameState, seat: int, a: Action) -> None:
