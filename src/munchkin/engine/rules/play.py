@@ -32,7 +32,7 @@ from munchkin.engine.rules.items import (
 )
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import free_to_act, in_fight, own_turn, own_turn_calm, require_own_turn_calm
-from munchkin.engine.verbs import refuse, register, require, seat_of
+from munchkin.engine.verbs import holds, refuse, register, require, seat_of
 
 CHEATABLE = ("item", "steed", "hireling")
 
@@ -256,10 +256,14 @@ CHECKS: dict[str, TypeCheck] = {
 }
 
 
-def check_play(g: GameState, seat: int, a: Action) -> None:
+def _may_play(g: GameState, seat: int) -> None:
     require(
         free_to_act(g, seat) and g.prompt is None and g.offer is None, "B4", "wait: another decision is open"
     )
+
+
+def check_play(g: GameState, seat: int, a: Action) -> None:
+    _may_play(g, seat)
     inst = source_card(g, seat, a.arg)
     require(inst is not None, "B4", f"{a.arg} is not in your hand")
     assert inst is not None
@@ -454,39 +458,45 @@ DOES: dict[str, TypeDo] = {
 
 
 def play_options(g: GameState, seat: int) -> Iterator[Action]:
-    """Candidate plays: each card of the hand (or the card drawn face up) that may be played
-    at this time, with each sensible target (checked later)."""
-    if not free_to_act(g, seat):
+    """Every legal play, checked here with the parts of `check_play`: each card of the hand
+    (or the card drawn face up) that may be played at this time, with each sensible target
+    that its type's check accepts."""
+    if not holds(_may_play, g, seat):
         return
-    p = g.players[seat]
     face_up = g.face_up if g.phase == "face_up" and seat == g.active else None
-    for inst in g.distinct(p.hand) if face_up is None else [face_up]:
-        card = g.defs[inst]
-        kind = card.type
-        if not _in_time(g, seat, kind):
-            continue
-        if kind in ("curse", "trap"):
-            yield from (Action("play", card.id, target=q.name) for q in g.players if not q.dead)
-        elif kind == "monster_enhancer" or (kind == "one_shot" and in_fight(g)):
-            if kind == "one_shot":
-                yield Action("play", card.id)
-            monsters = g.combat.monsters if g.combat else []
-            yield from (Action("play", card.id, on=m) for m in g.ids(g.distinct(monsters)))
-        elif kind in ("steed_enhancer", "item_enhancer", "cheat"):
-            targets = p.equipped + p.carried + p.steeds + p.hirelings
-            if kind == "cheat":
-                targets = targets + [i for i in p.hand if g.defs[i].type in CHEATABLE]
-            yield from (Action("play", card.id, on=t) for t in g.ids(g.distinct(targets)))
-        elif kind == "wandering_monster":
-            hand_monsters = [i for i in p.hand if g.defs[i].type == "monster"]
-            yield from (Action("play", card.id, on=m) for m in g.ids(g.distinct(hand_monsters)))
-        elif kind == "other" and card.enhances:
-            traits = p.races if card.enhances == "race" else p.classes
-            yield from (Action("play", card.id, on=t) for t in g.ids(g.distinct(traits)))
-        elif kind != "monster" and not (kind == "other" and not own_turn(g, seat)):
+    for inst in g.distinct(g.players[seat].hand) if face_up is None else [face_up]:
+        kind = g.defs[inst].type
+        if _in_time(g, seat, kind):
+            check = CHECKS[kind]
+            yield from (a for a in _plays_of(g, seat, inst) if holds(check, g, seat, inst, a))
+
+
+def _plays_of(g: GameState, seat: int, inst: int) -> Iterator[Action]:
+    """The ways to play one card: with each sensible target or none, by its type."""
+    p, card = g.players[seat], g.defs[inst]
+    kind = card.type
+    if kind in ("curse", "trap"):
+        yield from (Action("play", card.id, target=q.name) for q in g.players if not q.dead)
+    elif kind == "monster_enhancer" or (kind == "one_shot" and in_fight(g)):
+        if kind == "one_shot":
             yield Action("play", card.id)
-            if kind == "one_shot" and any(e.kind == "change_sex" for e in card.effects):
-                yield from (Action("play", card.id, on=h) for h in g.ids(g.distinct(p.hirelings)))
+        monsters = g.combat.monsters if g.combat else []
+        yield from (Action("play", card.id, on=m) for m in g.ids(g.distinct(monsters)))
+    elif kind in ("steed_enhancer", "item_enhancer", "cheat"):
+        targets = p.equipped + p.carried + p.steeds + p.hirelings
+        if kind == "cheat":
+            targets = targets + [i for i in p.hand if g.defs[i].type in CHEATABLE]
+        yield from (Action("play", card.id, on=t) for t in g.ids(g.distinct(targets)))
+    elif kind == "wandering_monster":
+        hand_monsters = [i for i in p.hand if g.defs[i].type == "monster"]
+        yield from (Action("play", card.id, on=m) for m in g.ids(g.distinct(hand_monsters)))
+    elif kind == "other" and card.enhances:
+        traits = p.races if card.enhances == "race" else p.classes
+        yield from (Action("play", card.id, on=t) for t in g.ids(g.distinct(traits)))
+    elif kind != "monster" and not (kind == "other" and not own_turn(g, seat)):
+        yield Action("play", card.id)
+        if kind == "one_shot" and any(e.kind == "change_sex" for e in card.effects):
+            yield from (Action("play", card.id, on=h) for h in g.ids(g.distinct(p.hirelings)))
 
 
-register("play", check_play, do_play, play_options)
+register("play", check_play, do_play, play_options, prechecked=True)
