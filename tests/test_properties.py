@@ -1,11 +1,11 @@
 """Stateful property tests: Hypothesis plays games of random legal decisions and checks,
-after every step, the invariants of scripts/soak.py: every card in exactly one place,
-levels from 1 to 10, one winner at most; `legal_actions` never raises, the game never
-waits for a player with nothing to do, and every listed action of every player is
-accepted (a sample, on copies); real actions of other players or moments and junk
-actions are refused leaving the state byte-identical; no view holds a hidden card;
-replaying the seed and the decisions gives the same state; a won game refuses every
-verb naming B2.
+after every step, the invariants of `munchkin.checks` (the soak run's too): every card
+in exactly one place, levels from 1 to 10, one winner at most; `legal_actions` never
+raises, the game never waits for a player with nothing to do, and every listed action
+of every player is accepted (a sample, on copies); real actions of other players or
+moments and junk actions are refused leaving the state byte-identical; no view holds a
+hidden card; replaying the seed and the decisions gives the same state; a won game
+refuses every verb naming B2.
 
 Sizes come from the environment, so CI runs small and a long run is one variable away:
 `MUNCHKIN_PROPERTY_EXAMPLES` (examples per test, default 60), `MUNCHKIN_PROPERTY_STEPS`
@@ -16,12 +16,9 @@ tried per player and step, default 4).
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
 import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -36,24 +33,11 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
+from munchkin import checks
 from munchkin.bots.random_bot import RandomBot
 from munchkin.engine.actions import Action
 from munchkin.engine.game import Game
 from munchkin.match import play_match, seat_players
-
-
-def _load_soak() -> ModuleType:
-    """scripts/soak.py, whose checks these tests share."""
-    path = Path(__file__).resolve().parents[1] / "scripts" / "soak.py"
-    spec = importlib.util.spec_from_file_location("soak", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["soak"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-soak = _load_soak()
 
 EXAMPLES = int(os.environ.get("MUNCHKIN_PROPERTY_EXAMPLES", "60"))
 STEPS = int(os.environ.get("MUNCHKIN_PROPERTY_STEPS", "30"))
@@ -79,7 +63,7 @@ def _no_problems(problems: list[str]) -> None:
 
 
 def _junk(data: st.DataObject, fields: dict[str, list[Any]]) -> Action:
-    """An action with each field drawn from `fields` (`soak.action_fields`), often its default."""
+    """An action with each field drawn from `fields` (`checks.action_fields`), often its default."""
     return Action(**{k: data.draw(st.just(v[0]) | st.sampled_from(v), label=k) for k, v in fields.items()})
 
 
@@ -89,7 +73,7 @@ class RandomPlay(RuleBasedStateMachine):
 
     def __init__(self, sets: str) -> None:
         super().__init__()
-        self.cards = soak.cards_of(sets)
+        self.cards = checks.cards_of(sets)
         self.fields: dict[str, list[Any]] = {}
         self.game: Game | None = None
         self.seed = 0
@@ -114,12 +98,12 @@ class RandomPlay(RuleBasedStateMachine):
         bots = [RandomBot(seed * 10 + i, i in uniform) for i in range(players)]
         play_match(self.cards, players, seed, bots, warmup, after_decision=self.record)
         self.game = self.game or Game.new(self.cards, seat_players(players), seed)
-        self.fields = soak.action_fields(self.cards, self.g.players)
+        self.fields = checks.action_fields(self.cards, self.g.players)
 
     def record(self, game: Game, player: str, action: Action) -> None:
         self.game = game
         self.decisions.append((player, action))
-        _no_problems(soak.cheap_problems(game))
+        _no_problems(checks.cheap_problems(game))
 
     def decide(self, player: str, action: Action) -> None:
         self.g.apply(player, action)
@@ -152,19 +136,19 @@ class RandomPlay(RuleBasedStateMachine):
     @rule(data=st.data())
     def junk_is_refused_unchanged(self, data: st.DataObject) -> None:
         player = data.draw(st.sampled_from([*self.g.players, "nobody"]), label="player")
-        _no_problems(soak.junk_problems(self.g, [(player, _junk(data, self.fields))]))
+        _no_problems(checks.junk_problems(self.g, [(player, _junk(data, self.fields))]))
 
     @precondition(lambda self: bool(self.pool))
     @rule(data=st.data())
     def real_actions_of_other_moments_are_refused_unchanged(self, data: st.DataObject) -> None:
         action = data.draw(st.sampled_from(list(self.pool)), label="action")
         player = data.draw(st.sampled_from(self.g.players), label="player")
-        legal, problems = soak.all_legal(self.g)
-        _no_problems(problems + soak.refusal_problems(self.g, legal, [(player, action)]))
+        legal, problems = checks.all_legal(self.g)
+        _no_problems(problems + checks.refusal_problems(self.g, legal, [(player, action)]))
 
     @rule()
     def replay_gives_the_same_state(self) -> None:
-        _no_problems(soak.replay_problems(self.cards, self.g, self.seed, self.decisions))
+        _no_problems(checks.replay_problems(self.cards, self.g, self.seed, self.decisions))
 
     # -- after every step ----------------------------------------------------------------
 
@@ -173,10 +157,10 @@ class RandomPlay(RuleBasedStateMachine):
         if self.game is None:
             return
         rng = random.Random(len(self.decisions))
-        legal, problems = soak.all_legal(self.g)
-        problems += soak.cheap_problems(self.g) + soak.liveness_problems(self.g, legal)
-        problems += soak.acceptance_problems(self.g, legal, rng, SAMPLE)
-        problems += soak.view_problems(self.g, rng) + soak.won_problems(self.g)
+        legal, problems = checks.all_legal(self.g)
+        problems += checks.cheap_problems(self.g) + checks.liveness_problems(self.g, legal)
+        problems += checks.acceptance_problems(self.g, legal, rng, SAMPLE)
+        problems += checks.view_problems(self.g, rng) + checks.won_problems(self.g)
         for actions in legal.values():
             self.pool.update(dict.fromkeys(actions))
         _no_problems(problems)
@@ -186,7 +170,7 @@ class RandomPlay(RuleBasedStateMachine):
             self.replay_gives_the_same_state()
 
 
-@pytest.mark.parametrize("sets", soak.SET_CHOICES)
+@pytest.mark.parametrize("sets", checks.SET_CHOICES)
 def test_random_play_keeps_every_invariant(sets: str) -> None:
     run_state_machine_as_test(lambda: RandomPlay(sets), settings=SETTINGS)
 
@@ -197,7 +181,7 @@ def test_random_play_keeps_every_invariant(sets: str) -> None:
     phases=[Phase.explicit, Phase.reuse, Phase.generate],  # a smaller seed is no simpler game
 )
 @given(
-    sets=st.sampled_from(soak.SET_CHOICES),
+    sets=st.sampled_from(checks.SET_CHOICES),
     players=st.integers(2, 6),
     seed=st.integers(0, 2**31 - 1),
     data=st.data(),
@@ -209,9 +193,9 @@ def test_a_won_game_refuses_every_decision(sets: str, players: int, seed: int, d
     machine.new_game(players, seed, WHOLE_GAME, uniform=frozenset())
     game = machine.g
     assume(game.over)  # random play rarely goes on and on
-    _no_problems(soak.replay_problems(machine.cards, game, seed, machine.decisions))
-    _no_problems(soak.won_problems(game))
+    _no_problems(checks.replay_problems(machine.cards, game, seed, machine.decisions))
+    _no_problems(checks.won_problems(game))
     actions = [a for _, a in data.draw(st.lists(st.sampled_from(machine.decisions), max_size=10))]
     actions += [_junk(data, machine.fields) for _ in range(data.draw(st.integers(0, 5), label="junk"))]
     attempts = [(data.draw(st.sampled_from(game.players), label="player"), a) for a in actions]
-    _no_problems(soak.refusal_problems(game, soak.all_legal(game)[0], attempts))
+    _no_problems(checks.refusal_problems(game, checks.all_legal(game)[0], attempts))
