@@ -17,7 +17,7 @@ import yaml
 
 from munchkin.scenario.model import parse_scenario
 from munchkin.scenario.runner import run_scenario
-from test_properties import soak
+from soak_script import soak
 
 FOUND_IN = {
     "P1 the taker discards the hireling on offer": (860743485, "base,horses", "wwwwwu"),

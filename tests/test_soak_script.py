@@ -3,28 +3,13 @@ and reports every violation with the game and the decision that showed it."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-
-def _load_soak() -> ModuleType:
-    """scripts/soak.py, as a module."""
-    path = Path(__file__).resolve().parents[1] / "scripts" / "soak.py"
-    spec = importlib.util.spec_from_file_location("soak", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["soak"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-soak = _load_soak()
+from soak_script import soak
 
 TINY = ["--decisions", "2000", "--workers", "2", "--seed", "5", "--progress", "0", "--game-decisions", "1500"]
 """A run of a few games, each cut at 1500 decisions."""
