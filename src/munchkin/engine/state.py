@@ -262,6 +262,10 @@ class GameState:
             first.setdefault(defs[inst].id, inst)
         return list(first.values())
 
+    def distinct_ids(self, zone: list[int]) -> list[str]:
+        """The card ids of a zone, each once, in zone order."""
+        return list(dict.fromkeys(self.defs[inst].id for inst in zone))
+
     def ids(self, zone: list[int]) -> list[str]:
         """Card ids of a zone."""
         return [self.defs[i].id for i in zone]

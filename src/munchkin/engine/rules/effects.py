@@ -131,7 +131,7 @@ def _choose_or_do(
     caster: int | None = None,
 ) -> None:
     """Ask the victim which card, unless there is only one answer (scenario-format.md)."""
-    options = tuple(dict.fromkeys(g.defs[i].id for i in candidates))
+    options = tuple(g.distinct_ids(candidates))
     prompt = Prompt(seat, kind, options, (source, caster))
     if len(options) == 1:
         finish_choice(g, prompt, options[0], ev)
@@ -251,7 +251,7 @@ def loot_task(g: GameState, looter: int, ev: list[Event]) -> None:
     """Each other player, highest level first, takes one card of the body (B10)."""
     if not g.body:
         return
-    options = tuple(dict.fromkeys(g.defs[i].id for i in g.body))
+    options = tuple(g.distinct_ids(g.body))
     if len(options) == 1:
         take_loot(g, looter, options[0], ev)
     else:

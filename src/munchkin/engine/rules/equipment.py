@@ -52,7 +52,7 @@ def equip_options(g: GameState, seat: int) -> Iterator[Action]:
     if not own_turn_calm(g, seat):
         return
     p = g.players[seat]
-    for card_id in dict.fromkeys(g.defs[i].id for i in p.carried):
+    for card_id in g.distinct_ids(p.carried):
         yield Action("equip", card_id)
         for h in p.hirelings:
             if g.defs[h].carries:
@@ -90,7 +90,7 @@ def unequip_options(g: GameState, seat: int) -> list[Action]:
     """Each item in use (checked here with the parts of `check_unequip`)."""
     if not own_turn_calm(g, seat):
         return []
-    return [Action("unequip", card_id) for card_id in g.ids(g.distinct(_in_use(g, seat)))]
+    return [Action("unequip", card_id) for card_id in g.distinct_ids(_in_use(g, seat))]
 
 
 register("equip", check_equip, do_equip, equip_options)

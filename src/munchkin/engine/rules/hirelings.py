@@ -46,7 +46,7 @@ def sacrifice_options(g: GameState, seat: int) -> Iterator[Action]:
     c = g.combat
     if c is None or c.stage != "run" or c.fighter != seat:
         return
-    for card_id in dict.fromkeys(g.defs[h].id for h in g.players[seat].hirelings):
+    for card_id in g.distinct_ids(g.players[seat].hirelings):
         yield Action("sacrifice_hireling", card_id)
         if c is not None and c.helper is not None:
             yield Action("sacrifice_hireling", card_id, helper_escapes=True)

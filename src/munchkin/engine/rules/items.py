@@ -192,7 +192,7 @@ def fit_task(g: GameState, seat: int, ev: list[Event]) -> None:
 
 
 def _ask_or_do(g: GameState, seat: int, candidates: list[int], kind: str, ev: list[Event]) -> None:
-    options = tuple(dict.fromkeys(g.defs[i].id for i in candidates))
+    options = tuple(g.distinct_ids(candidates))
     if len(options) == 1:
         answer_fit(g, Prompt(seat, kind, options), options[0], ev)
     else:

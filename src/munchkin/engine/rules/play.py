@@ -481,22 +481,22 @@ def _plays_of(g: GameState, seat: int, inst: int) -> Iterator[Action]:
         if kind == "one_shot":
             yield Action("play", card.id)
         monsters = g.combat.monsters if g.combat else []
-        yield from (Action("play", card.id, on=m) for m in g.ids(g.distinct(monsters)))
+        yield from (Action("play", card.id, on=m) for m in g.distinct_ids(monsters))
     elif kind in ("steed_enhancer", "item_enhancer", "cheat"):
         targets = p.equipped + p.carried + p.steeds + p.hirelings
         if kind == "cheat":
             targets = targets + [i for i in p.hand if g.defs[i].type in CHEATABLE]
-        yield from (Action("play", card.id, on=t) for t in g.ids(g.distinct(targets)))
+        yield from (Action("play", card.id, on=t) for t in g.distinct_ids(targets))
     elif kind == "wandering_monster":
         hand_monsters = [i for i in p.hand if g.defs[i].type == "monster"]
-        yield from (Action("play", card.id, on=m) for m in g.ids(g.distinct(hand_monsters)))
+        yield from (Action("play", card.id, on=m) for m in g.distinct_ids(hand_monsters))
     elif kind == "other" and card.enhances:
         traits = p.races if card.enhances == "race" else p.classes
-        yield from (Action("play", card.id, on=t) for t in g.ids(g.distinct(traits)))
+        yield from (Action("play", card.id, on=t) for t in g.distinct_ids(traits))
     elif kind != "monster" and not (kind == "other" and not own_turn(g, seat)):
         yield Action("play", card.id)
         if kind == "one_shot" and any(e.kind == "change_sex" for e in card.effects):
-            yield from (Action("play", card.id, on=h) for h in g.ids(g.distinct(p.hirelings)))
+            yield from (Action("play", card.id, on=h) for h in g.distinct_ids(p.hirelings))
 
 
 register("play", check_play, do_play, play_options, prechecked=True)

@@ -211,14 +211,14 @@ def _hand_options(verb: str) -> Options:
 
     def options(g: GameState, seat: int) -> Iterator[Action]:
         if g.combat is not None:
-            yield from (Action(verb, card_id) for card_id in g.ids(g.distinct(g.players[seat].hand)))
+            yield from (Action(verb, card_id) for card_id in g.distinct_ids(g.players[seat].hand))
 
     return options
 
 
 def charm_options(g: GameState, seat: int) -> Iterator[Action]:
     if g.combat is not None:
-        yield from (Action("charm", m) for m in g.ids(g.distinct(g.combat.monsters)))
+        yield from (Action("charm", m) for m in g.distinct_ids(g.combat.monsters))
 
 
 def backstab_options(g: GameState, seat: int) -> Iterator[Action]:
@@ -237,7 +237,7 @@ def steal_options(g: GameState, seat: int) -> Iterator[Action]:
     pay = g.defs[p.hand[0]].id
     for q in g.players:
         if q is not p:
-            for card_id in g.ids(g.distinct(g.items_in_play(q))):
+            for card_id in g.distinct_ids(g.items_in_play(q)):
                 yield Action("steal", card_id, target=q.name, cards=(pay,))
 
 

@@ -97,9 +97,7 @@ def roll_task(g: GameState, seat: int, monster: int, ev: list[Event]) -> None:
     if ok:
         ev.append(Event("escaped", {"player": p.name, "card": card.id, "automatic": False}))
     elif is_race(g, p, "halfling") and p.hand and seat not in c.rerolled:
-        g.prompt = Prompt(
-            seat, "reroll", ("decline", *dict.fromkeys(g.defs[i].id for i in p.hand)), (monster,)
-        )
+        g.prompt = Prompt(seat, "reroll", ("decline", *g.distinct_ids(p.hand)), (monster,))
     else:
         caught(g, seat, monster, ev)
 

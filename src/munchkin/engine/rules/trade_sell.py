@@ -87,7 +87,7 @@ def sell_options(g: GameState, seat: int) -> list[Action]:
     (checked here with the parts of `check_sell`)."""
     if not holds(_may_sell, g, seat):
         return []
-    return [Action("sell", cards=(card_id,)) for card_id in g.ids(g.distinct(_sellable(g, seat)))]
+    return [Action("sell", cards=(card_id,)) for card_id in g.distinct_ids(_sellable(g, seat))]
 
 
 def check_trade(g: GameState, seat: int, a: Action) -> None:

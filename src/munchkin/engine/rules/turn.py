@@ -92,7 +92,7 @@ def kick_options(g: GameState, seat: int) -> Iterator[Action]:
     yield Action("kick_door")
     p = g.players[seat]
     if g.door_discard and is_class(g, p, "cleric"):
-        for card_id in dict.fromkeys(g.defs[i].id for i in p.hand):
+        for card_id in g.distinct_ids(p.hand):
             yield Action("kick_door", "discard", cards=(card_id,))
 
 
@@ -172,7 +172,7 @@ def trouble_options(g: GameState, seat: int) -> Iterator[Action]:
     if g.phase != "after_door" or seat != g.active:
         return
     hand = g.players[seat].hand
-    for card_id in dict.fromkeys(g.defs[i].id for i in hand if g.defs[i].type == "monster"):
+    for card_id in g.distinct_ids([i for i in hand if g.defs[i].type == "monster"]):
         yield Action("look_for_trouble", card_id)
 
 
@@ -199,7 +199,7 @@ def charity_or_next(g: GameState, ev: list[Event]) -> None:
     if p.dead or excess <= 0:
         next_turn(g, ev)
         return
-    options = tuple(dict.fromkeys(g.defs[i].id for i in p.hand))
+    options = tuple(g.distinct_ids(p.hand))
     prompt = Prompt(g.active, "charity", options)
     if len(options) == 1:
         give_charity(g, prompt, options[0], ev)
