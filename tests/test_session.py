@@ -52,7 +52,7 @@ def test_bots_play_until_a_human_must_decide() -> None:
 def test_limit_stops_the_bots() -> None:
     session = Session.start(BOTS, ["base"], SEED)
     session.step_bots(limit=7)
-    assert len(session.decisions) == 7
+    assert len(session.decisions) == session.decision_count == 7
 
 
 def test_refused_decisions_change_nothing() -> None:

@@ -122,6 +122,22 @@ def test_a_game_changed_elsewhere_is_not_overwritten(db_url: str) -> None:
         assert Session.resume(game_id, store).fingerprint() == first.fingerprint()
 
 
+def test_a_save_that_fails_half_way_changes_nothing_and_the_next_one_works(db_url: str) -> None:
+    game_id = _played(db_url, 20)
+    with Store(db_url) as store:
+        session = Session.resume(game_id, store)
+        planted = f"({game_id}, 21, 'Ann', '{{\"verb\": \"pass\"}}', 'x')"
+        _sql(db_url, f"INSERT INTO munchkin_decisions VALUES {planted}")  # the next decision's place
+        with pytest.raises(StoreError) as failed:
+            session.step_bots(limit=1)
+        assert "\n" not in str(failed.value) and len(session.decisions) == 20
+        assert store.games()[0].decisions == 20, "the game row was not moved without its decision"
+        _sql(db_url, f"DELETE FROM munchkin_decisions WHERE game_id = {game_id} AND number = 21")
+        session.step_bots(limit=5)
+        assert Session.resume(game_id, store).fingerprint() == session.fingerprint()
+        assert store.games()[0].decisions == 25
+
+
 # ---------------------------------------------------------------- listing and replay
 
 

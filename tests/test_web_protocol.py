@@ -13,9 +13,11 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from starlette.websockets import WebSocketDisconnected, WebSocketState
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -29,6 +31,7 @@ from munchkin.web.config import WebConfig
 from munchkin.web.protocol import public_view
 from munchkin.web.room import timeout_action
 from munchkin.web.server import background
+from munchkin.web.ws import game_socket
 
 SEED = 11
 FAST = WebConfig(
@@ -477,3 +480,90 @@ def test_a_spectator_view_is_the_same_whoever_it_is_made_from() -> None:
         player = game.waiting_for()[0]
         game.apply(player, bots[player].choose(view(game, player)))
     assert compared > 100
+
+
+# ------------------------------------------------------------------ partial views
+
+
+def views_by_seq(
+    setup: Any, decisions: Any, seats: set[str | None], seqs: set[int]
+) -> dict[int, dict[Any, Any]]:
+    """What each of `seats` (None: a spectator) sees after each of `seqs` decisions, as sent whole."""
+    game, seen = new_game(setup), {}
+    for number in range(max(seqs) + 1):
+        if number in seqs:
+            seen[number] = {
+                seat: public_view(view(game, setup.seats[0].name).to_dict())
+                if seat is None
+                else view(game, seat).to_dict()
+                for seat in seats
+            }
+        if number < len(decisions):
+            game.apply(decisions[number].player, decisions[number].action)
+    return seen
+
+
+def test_each_game_message_holds_the_view_keys_that_changed_and_a_new_connection_all(tmp_path: Path) -> None:
+    with serving(tmp_path) as address:
+        ann, bob = open_table(address, ["Ann", "Bob"], ["bot:random"])
+
+        async def game() -> tuple[list[Client], dict[str, Any]]:
+            clients = [
+                await Client.open(address, ann["code"], ann["token"]),
+                await Client.open(address, ann["code"], bob["token"]),
+                await Client.open(address, ann["code"]),
+            ]
+            await asyncio.gather(*(client.play_to_end() for client in clients))
+            back = await Client.open(address, ann["code"], bob["token"])
+            return clients, await back.receive("game")
+
+        clients, again = run(game())
+    with Store(str(tmp_path / "games.sqlite3")) as store:
+        saved = store.load(store.games()[0].id)
+    games = [[m for m in client.messages if m["type"] == "game"] for client in clients]
+    seqs = {m["seq"] for messages in games for m in messages} | {again["seq"]}
+    seen = views_by_seq(saved.info.setup, saved.decisions, {"Ann", "Bob", None}, seqs)
+    for client, messages in zip(clients, games, strict=True):
+        before: dict[str, Any] = {}
+        for message in messages:
+            now = seen[message["seq"]][client.seat]
+            assert message["full"] == (not before), "only a connection's first view is whole"
+            changed = {key: value for key, value in now.items() if key not in before or before[key] != value}
+            assert message["view"] == changed
+            if client.seat is not None:
+                assert ("labels" in message) == ("legal" in message["view"]), "labels come with new actions"
+            before = now
+        assert client.view == before and len(messages) > (50 if client.seat else 2)
+    assert again["full"] and again["view"] == seen[again["seq"]]["Bob"], "a new connection sees it all"
+
+
+def test_a_client_that_leaves_while_refused_costs_no_traceback(caplog: pytest.LogCaptureFixture) -> None:
+    """A refusal to a client whose connection the sending task already found closed."""
+    hub = SimpleNamespace(config=FAST, entry=lambda code: entry, seat=lambda entry, token: 0, room=_no_room)
+    table = SimpleNamespace(code="ABCDEF", seats=[], public=dict)
+    entry = SimpleNamespace(table=table, watchers=set(), room=None)
+    hub.attach = hub.detach = lambda *args: None
+
+    class Gone:
+        """A socket whose client left once it was greeted."""
+
+        app = SimpleNamespace(state=SimpleNamespace(hub=hub))
+        client = None
+        client_state = WebSocketState.CONNECTED
+        received = iter([{"type": "websocket.receive", "text": json.dumps({"type": "hello"})}] * 2)
+
+        async def accept(self) -> None: ...
+
+        async def receive(self) -> dict[str, Any]:
+            return next(self.received)
+
+        async def send_text(self, text: str) -> None:
+            if '"welcome"' not in text:
+                raise WebSocketDisconnected('Cannot call "send" once a close message has been sent.')
+
+    run(game_socket(Gone(), "ABCDEF"))  # type: ignore[arg-type]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def _no_room(_entry: Any) -> None:
+    return None

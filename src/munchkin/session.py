@@ -126,6 +126,11 @@ class Session:
     def decisions(self) -> tuple[Decision, ...]:
         return tuple(self._run.decisions)
 
+    @property
+    def decision_count(self) -> int:
+        """How many decisions were made so far (`len(decisions)` without copying them)."""
+        return len(self._run.decisions)
+
     def fingerprint(self) -> str:
         """The engine's canonical fingerprint of the whole state."""
         return self._run.game.fingerprint()

@@ -5,7 +5,11 @@ game row, so a crash loses at most the decision in flight. SQLite runs in WAL
 mode with `synchronous=NORMAL`: a commit is in the WAL (the operating system's
 cache) before it returns, so a killed process loses nothing committed, and a
 power cut may lose the last commits but never corrupts the file; `FULL` would add
-an fsync (about 4 ms here) to every decision, bots' included.
+an fsync (about 4 ms here) to every decision, bots' included. Decisions are written
+through the driver itself, on a connection kept open for them, with statements
+compiled once: the online server saves every decision of every game, and checking a
+connection out of the pool and running each statement through SQLAlchemy cost more
+than the database's own work.
 
 Opening never writes to a database that is not ours: an existing SQLite file is
 first checked read-only (header, `quick_check`, tables, format version); tables
@@ -20,8 +24,9 @@ import hashlib
 import json
 import os
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC
 from pathlib import Path
 from typing import Any
@@ -31,7 +36,10 @@ import platformdirs
 from sqlalchemy import (
     URL,
     Connection,
+    Delete,
     Engine,
+    Insert,
+    Update,
     bindparam,
     create_engine,
     delete,
@@ -42,9 +50,11 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.engine.interfaces import DBAPICursor
 from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import sessionmaker
+from sqlalchemy.pool import PoolProxiedConnection
 
 from munchkin.cards.loader import CardLoadError, load_builtin_sets
 from munchkin.cards.schema import CardDef
@@ -70,7 +80,14 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 TABLES = frozenset(Base.metadata.tables)
 _READS = f"this program reads format {FORMAT_VERSION} and older"
 _INSERT_DECISION = insert(DecisionRow)
-_MOVE_GAME = update(GameRow).where(GameRow.id == bindparam("game"), GameRow.decisions == bindparam("saved"))
+_DELETE_DECISIONS = delete(DecisionRow).where(
+    DecisionRow.game_id == bindparam("game"), DecisionRow.number > bindparam("keep")
+)
+_MOVE_GAME = (
+    update(GameRow)
+    .where(GameRow.id == bindparam("game"), GameRow.decisions == bindparam("saved"))
+    .values({name: bindparam(name) for name in ("decisions", "status", "winner", "turn", "fingerprint")})
+)
 """Executed with the new column values (`decisions`, `status`...) as parameters."""
 
 
@@ -111,6 +128,12 @@ class Store:
         else:
             raise StoreError(f"{parsed.render_as_string()}: only SQLite and PostgreSQL are supported")
         self._sessions = sessionmaker(self.engine)
+        self._insert_decision = _DriverStatement(_INSERT_DECISION, self.engine)
+        self._move_game = _DriverStatement(_MOVE_GAME, self.engine)
+        self._delete_decisions = _DriverStatement(_DELETE_DECISIONS, self.engine)
+        self._driver_error: type[Exception] = self.engine.dialect.loaded_dbapi.Error
+        self._writer: PoolProxiedConnection | None = None
+        self._writing = threading.Lock()
 
     def __enter__(self) -> Store:
         return self
@@ -119,6 +142,8 @@ class Store:
         self.close()
 
     def close(self) -> None:
+        with self._writing:
+            self._drop_writer()
         self.engine.dispose()
 
     # -- writing -------------------------------------------------------------------------
@@ -146,22 +171,20 @@ class Store:
             "action": json.dumps(action_to_dict(decision.action)),
             "fingerprint": decision.fingerprint,
         }
-        with self._transaction() as conn:
-            self._move(conn, game_id, number - 1, number, progress)
-            conn.execute(_INSERT_DECISION, row)
+        with self._write() as cursor:
+            self._move(cursor, game_id, number - 1, number, progress)
+            self._insert_decision.run(cursor, row)
 
     def truncate(self, game_id: int, saved: int, keep: int, progress: Progress) -> None:
         """Keep the first `keep` of the `saved` decisions, and how the game stands then."""
-        with self._transaction() as conn:
-            self._move(conn, game_id, saved, keep, progress)
-            conn.execute(delete(DecisionRow).where(DecisionRow.game_id == game_id, DecisionRow.number > keep))
+        with self._write() as cursor:
+            self._move(cursor, game_id, saved, keep, progress)
+            self._delete_decisions.run(cursor, {"game": game_id, "keep": keep})
 
-    def _move(self, conn: Connection, game_id: int, saved: int, count: int, progress: Progress) -> None:
+    def _move(self, cursor: DBAPICursor, game_id: int, saved: int, count: int, progress: Progress) -> None:
         """Update the game row, refusing if it no longer holds `saved` decisions."""
-        moved = conn.execute(
-            _MOVE_GAME, {"game": game_id, "saved": saved, "decisions": count, **vars(progress)}
-        )
-        if moved.rowcount != 1:
+        self._move_game.run(cursor, {"game": game_id, "saved": saved, "decisions": count, **vars(progress)})
+        if cursor.rowcount != 1:
             raise StoreError(f"{self.name}: game {game_id}: changed by someone else since it was loaded")
 
     # -- reading -------------------------------------------------------------------------
@@ -205,6 +228,34 @@ class Store:
             yield conn
 
     @contextmanager
+    def _write(self) -> Iterator[DBAPICursor]:
+        """A cursor in one transaction on the driver's connection kept for writing (one thread
+        at a time), committed when the block ends; after any failure the connection is dropped
+        and a new one opened next time."""
+        with self._writing, self._guard():
+            if self._writer is None:
+                self._writer = self.engine.raw_connection()
+            cursor = self._writer.cursor()
+            try:
+                if self.engine.dialect.name == "sqlite":
+                    cursor.execute("BEGIN")  # the driver is left in autocommit mode (`_sqlite_connect`)
+                yield cursor
+                self._writer.commit()
+            except BaseException:
+                cursor.close()  # a statement left open would keep the transaction, and its lock
+                self._drop_writer()
+                raise
+            cursor.close()
+
+    def _drop_writer(self) -> None:
+        """Roll back what the connection kept for writing had not committed, and close it for good."""
+        if self._writer is not None:
+            writer, self._writer = self._writer, None
+            with suppress(self._driver_error):  # closing it rolls back too
+                writer.rollback()
+            writer.invalidate()
+
+    @contextmanager
     def _reading(self) -> Iterator[DbSession]:
         with self._guard(), self._sessions() as db:
             yield db
@@ -214,8 +265,22 @@ class Store:
         """Database errors as one-line `StoreError`s naming the database."""
         try:
             yield
-        except (SQLAlchemyError, OSError, ValueError, TypeError) as exc:
+        except (SQLAlchemyError, self._driver_error, OSError, ValueError, TypeError) as exc:
             raise StoreError(f"{self.name}: {_one_line(exc)}") from None
+
+
+class _DriverStatement:
+    """A statement compiled once for one database's driver and run on the driver's cursor,
+    with plain int and str parameters that every driver takes as they are."""
+
+    def __init__(self, statement: Insert | Update | Delete, engine: Engine) -> None:
+        compiled = statement.compile(dialect=engine.dialect)
+        self.sql = compiled.string
+        self.order = compiled.positiontup
+        """The parameters' names in order for a driver of positional parameters; None: by name."""
+
+    def run(self, cursor: DBAPICursor, values: dict[str, Any]) -> None:
+        cursor.execute(self.sql, values if self.order is None else [values[name] for name in self.order])
 
 
 # ------------------------------------------------------------------ opening

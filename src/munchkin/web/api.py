@@ -80,12 +80,14 @@ class Start(_Body):
     token: Token
 
 
-def hub_of(request: Request) -> Hub:
+async def hub_of(request: Request) -> Hub:
+    """The server's games (`async`, as every dependency here: FastAPI would run a plain
+    function in a worker thread, for work that never waits)."""
     hub: Hub = request.app.state.hub
     return hub
 
 
-def limited(request: Request, hub: Annotated[Hub, Depends(hub_of)]) -> Hub:
+async def limited(request: Request, hub: Annotated[Hub, Depends(hub_of)]) -> Hub:
     """The hub, if this address has not made too many lobby requests lately."""
     address = request.client.host if request.client else "?"
     if not hub.requests.take(address):

@@ -16,7 +16,8 @@ Server to client:
 - `{"type": "lobby", "table": {...}}`: the lobby table, whenever it changes.
 - `{"type": "game", "seq", "full", "view", "labels", "situation", "log", "deadline",
   "seats"}`: `view` is `view(game, you).to_dict()` (a spectator's holds no hand and
-  no actions), all of it when `full`, else only its top-level keys that changed;
+  no actions), all of it when `full` (the first game message of a connection), else
+  only its top-level keys that changed since the last game message;
   `labels` are the legal actions in words (sent with `view.legal`); `log` the new
   sentences; `deadline` the seconds left to answer out of turn, or null; `acked` the
   `ref` of this connection's last action taken.
@@ -25,13 +26,12 @@ Server to client:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import json
+from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
-from munchkin.describe import describe
-from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.text import sentence
 from munchkin.views import event_for
@@ -40,6 +40,8 @@ from munchkin.web.tokens import TOKEN_PATTERN
 Token = Annotated[str, StringConstraints(pattern=TOKEN_PATTERN)]
 PRIVATE_KEYS = frozenset({"player", "hand", "legal", "deciding", "run_away_modifier", "hand_limit"})
 """Keys of a player's view that are about that player alone: a spectator gets none of them."""
+encode = json.JSONEncoder(separators=(",", ":")).encode
+"""Compact JSON text, as every message is sent."""
 
 
 class Refusal(Exception):
@@ -98,8 +100,3 @@ def tell(events: Iterable[Event], seat: str | None, names: Mapping[str, str]) ->
     """The events as `seat` may see them (`event_for`; a spectator as nobody), as sentences."""
     who = seat or ""
     return [line for event in events if (line := sentence(event_for(event, who), names))]
-
-
-def labels(legal: Sequence[Action], names: Mapping[str, str], me: str) -> list[str]:
-    """Each legal action in words, as `me` reads it."""
-    return [describe(action, names, me) for action in legal]

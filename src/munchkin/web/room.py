@@ -14,16 +14,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from munchkin.bots import Bot
-from munchkin.describe import situation
-from munchkin.engine.actions import Action
+from munchkin.describe import describe, situation
+from munchkin.engine.actions import Action, action_to_dict
 from munchkin.engine.events import Event
 from munchkin.session import BOT_KINDS, HUMAN, Session, bot_seed
 from munchkin.store.store import load_cards
-from munchkin.web.protocol import Refusal, labels, public_view, tell
+from munchkin.web.protocol import Refusal, public_view, tell
 
 log = logging.getLogger("munchkin.web")
 
@@ -39,6 +40,18 @@ TIMEOUT_ACTIONS = tuple(
 def timeout_action(legal: Sequence[Action]) -> Action:
     """Pass where allowed, else decline what was asked, else the first legal option."""
     return next((a for a in TIMEOUT_ACTIONS if a in legal), legal[0])
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What a connection is told of the game now."""
+
+    fields: dict[str, Any]
+    """The game message's own fields: seq, deadline, seats, situation, and labels if they changed."""
+    view: dict[str, Any]
+    """The whole view, as plain data but for the legal actions (`Action`s)."""
+    changed: dict[str, Any]
+    """The top-level keys of the view that changed since the last one sent, as plain data."""
 
 
 class Listener(Protocol):
@@ -68,7 +81,7 @@ class Room:
         self.on_over = on_over
         self.names = {**session.names, "": "a card"}  # "": a card passed face down (event_for)
         self.humans = [seat.name for seat in session.seats if seat.kind == HUMAN]
-        self.seq = len(session.decisions)
+        self.seq = session.decision_count
         self.lock = asyncio.Lock()
         self.loop = asyncio.get_running_loop()
         now = self.loop.time()
@@ -88,20 +101,24 @@ class Room:
     def lines(self, seat: str | None, events: Sequence[Event]) -> list[str]:
         return tell(events, seat, self.names)
 
-    def snapshot(self, seat: str | None, told: Any = None) -> dict[str, Any]:
-        """The game as `seat` (None: a spectator) may see it now; the legal actions in words
-        unless they are the ones `told` already (`view.legal` as last sent)."""
-        out: dict[str, Any] = {"seq": self.seq, "deadline": self.deadline(seat), "seats": self.seat_info()}
+    def snapshot(self, seat: str | None, sent: Mapping[str, Any]) -> Snapshot:
+        """The game as `seat` (None: a spectator) may see it now, and what of it changed since
+        `sent`, the view last sent to the connection (empty before the first)."""
+        fields: dict[str, Any] = {"seq": self.seq, "deadline": self.deadline(seat), "seats": self.seat_info()}
         if seat is None:
-            data = public_view(self.session.view(self.session.seats[0].name).to_dict())
-            said = f"Game over: {data['winner']} wins." if data["winner"] else f"{data['active']}'s turn."
-            return {**out, "view": data, "situation": said, "labels": []}
-        view = self.session.view(seat)
-        data = view.to_dict()
-        if data["legal"] != told:
-            out["labels"] = labels(view.legal, self.names, seat)
-        said = situation(data, self.names).replace(" (Enter)", "")  # the terminal's key
-        return {**out, "view": data, "situation": said}
+            view = public_view(self.session.view(self.session.seats[0].name).data)
+            winner, active = view["winner"], view["active"]
+            fields["situation"] = f"Game over: {winner} wins." if winner else f"{active}'s turn."
+            fields["labels"] = []
+        else:
+            seen = self.session.view(seat)
+            view = {**seen.data, "legal": seen.legal}
+            fields["situation"] = situation(view, self.names).replace(" (Enter)", "")  # the terminal's key
+        changed = {key: value for key, value in view.items() if key not in sent or sent[key] != value}
+        if seat is not None and "legal" in changed:
+            changed["legal"] = [action_to_dict(action) for action in view["legal"]]
+            fields["labels"] = [describe(action, self.names, seat) for action in view["legal"]]
+        return Snapshot(fields, view, changed)
 
     def deadline(self, seat: str | None) -> float | None:
         """Seconds left for `seat` to answer out of turn, or None."""
@@ -110,12 +127,13 @@ class Room:
         return max(0.0, self.changed_at + self.response_seconds - self.loop.time())
 
     def seat_info(self) -> list[dict[str, Any]]:
+        now = self.loop.time()
         return [
             {
                 "name": seat.name,
                 "kind": seat.kind,
                 "present": seat.kind != HUMAN or self.present[seat.name] > 0,
-                "standin": seat.kind == HUMAN and self._taken_over(seat.name, self.loop.time()),
+                "standin": seat.kind == HUMAN and self._taken_over(seat.name, now),
             }
             for seat in self.session.seats
         ]
@@ -142,7 +160,7 @@ class Room:
             player = self._first_due(self.loop.time())
             if player is not None:
                 events += self._decide_for(player)
-            seq = len(self.session.decisions)
+            seq = self.session.decision_count
             if seq == self.seq:
                 break
             self._changed(events)
@@ -159,7 +177,7 @@ class Room:
         return self.session.apply(player, action)
 
     def _changed(self, events: list[Event]) -> None:
-        self.seq = len(self.session.decisions)
+        self.seq = self.session.decision_count
         self.changed_at = self.loop.time()
         self.history += events
         for event in events:

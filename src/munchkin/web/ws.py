@@ -4,19 +4,19 @@ The first message says who is connecting (`hello` with a seat token, or none to
 watch). Every later message is checked for size, rate and shape before anything
 else; an action is taken only with the token of this connection's seat. What the
 connection is sent is coalesced: a slow client gets the latest view and every
-sentence of the log it has not seen, not a queue of stale views.
+sentence of the log it has not seen, not a queue of stale views. A seat the game
+is not waiting for is told of changes at most every `idle_refresh_seconds`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from starlette.websockets import WebSocketState
+from starlette.websockets import WebSocketDisconnected, WebSocketState
 
 from munchkin.engine.actions import ActionFormatError, action_from_dict
 from munchkin.engine.errors import RulesError
@@ -24,8 +24,9 @@ from munchkin.store import StoreError
 from munchkin.web.config import WebConfig
 from munchkin.web.hub import Entry, Hub
 from munchkin.web.lobby import LobbyError
-from munchkin.web.protocol import Act, Hello, Refusal, parse
+from munchkin.web.protocol import Act, Hello, Refusal, encode, parse
 from munchkin.web.ratelimit import Bucket
+from munchkin.web.room import Snapshot
 
 log = logging.getLogger("munchkin.web")
 router = APIRouter()
@@ -52,19 +53,20 @@ class Connection:
     def __init__(self, ws: WebSocket, hub: Hub, entry: Entry) -> None:
         self.ws, self.hub, self.entry = ws, hub, entry
         config: WebConfig = hub.config
-        self.max_bytes = config.max_message_bytes
+        self.max_bytes, self.idle_seconds = config.max_message_bytes, config.idle_refresh_seconds
         self.bucket = Bucket(config.messages_per_second, config.message_burst)
         self.strikes = 0
         self.seat: str | None = None
         self.seat_index: int | None = None
         self.lines: list[str] = []
-        self.last_view: dict[str, Any] | None = None
+        self.sent_view: dict[str, Any] = {}
+        """The view as last sent; empty before the first."""
         self.acked: int | None = None
         self.sent_ack: int | None = None
         self.lobby_dirty, self.game_dirty = True, False
-        self.wake = asyncio.Event()
-        self.wake.set()  # the lobby table first
-        self.hurry = asyncio.Event()
+        self.due = asyncio.Event()
+        self.due.set()  # the lobby table first
+        self.timer: asyncio.TimerHandle | None = None
         self.peer = f"{ws.client.host}:{ws.client.port}" if ws.client else "?"
 
     # -- told by the hub and the room ------------------------------------------------
@@ -73,13 +75,19 @@ class Connection:
         self.lines += lines
         del self.lines[:-MAX_PENDING_LINES]
         self.game_dirty = True
-        self.wake.set()
-        if self._urgent():
-            self.hurry.set()
+        self._schedule()
 
     def lobby_changed(self) -> None:
         self.lobby_dirty = True
-        self.wake.set()
+        self._schedule()
+
+    def _schedule(self) -> None:
+        """Send at once if urgent, else once `idle_refresh_seconds` have passed since the first
+        change not sent yet."""
+        if self._urgent():
+            self.due.set()
+        elif self.timer is None:
+            self.timer = asyncio.get_running_loop().call_later(self.idle_seconds, self.due.set)
 
     # -- the connection --------------------------------------------------------------
 
@@ -107,6 +115,8 @@ class Connection:
         finally:
             self.hub.detach(self.entry, self)
             sender.cancel()
+            if self.timer is not None:
+                self.timer.cancel()
 
     def _take_seat(self, message: Hello | Act) -> None:
         if not isinstance(message, Hello):
@@ -164,7 +174,7 @@ class Connection:
             action = action_from_dict(message.action)
             await room.act(self.seat, action, message.seq)
             self.acked = message.ref
-            self.hurry.set()  # the player waits to see their action taken
+            self.due.set()  # the player waits to see their action taken
         except (ActionFormatError, RulesError) as exc:
             raise Refusal("rules" if isinstance(exc, RulesError) else "bad_action", str(exc)) from None
         except StoreError as exc:
@@ -180,20 +190,18 @@ class Connection:
 
     async def _send_changes(self) -> None:
         while True:
-            await self.wake.wait()
-            if not self._urgent():  # gather changes for a while, unless the game comes to this seat
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.hurry.wait(), self.hub.config.idle_refresh_seconds)
-            self.wake.clear()
-            self.hurry.clear()
+            await self.due.wait()
+            self.due.clear()
+            if self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
             if self.lobby_dirty:
                 self.lobby_dirty = False
                 await self._send({"type": "lobby", "table": self.entry.table.public()})
             room = self.entry.room
             if self.game_dirty and room is not None:
                 self.game_dirty = False
-                told = self.last_view.get("legal") if self.last_view else None
-                await self._send(self._game_message(room.snapshot(self.seat, told)))
+                await self._send(self._game_message(room.snapshot(self.seat, self.sent_view)))
 
     def _urgent(self) -> bool:
         """Whether to send at once: the lobby changed, the game waits for this seat, or the
@@ -206,18 +214,24 @@ class Connection:
             or (self.seat is not None and self.seat in room.session.waiting_humans())
         )
 
-    def _game_message(self, snapshot: dict[str, Any]) -> dict[str, Any]:
-        """The snapshot with only the parts of the view that changed since the last one sent."""
-        view, last = snapshot["view"], self.last_view
-        self.last_view = view
-        changed = view if last is None else {k: v for k, v in view.items() if last.get(k) != v}
-        message = {"type": "game", **snapshot, "full": last is None, "view": changed, "log": self.lines}
+    def _game_message(self, snapshot: Snapshot) -> dict[str, Any]:
+        """The snapshot as a message, its view holding only the keys that changed since the last
+        game message sent (all of them in the first)."""
+        full = not self.sent_view
+        self.sent_view = snapshot.view
+        message = {
+            "type": "game",
+            **snapshot.fields,
+            "full": full,
+            "view": snapshot.changed,
+            "log": self.lines,
+        }
         message["acked"] = self.sent_ack = self.acked
         self.lines = []
         return message
 
     async def _send(self, message: dict[str, Any]) -> None:
-        await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+        await self.ws.send_text(encode(message))
 
     def _warn(self, what: str) -> None:
         log.warning("game %s: %s (from %s)", self.entry.table.code, what, self.peer)
@@ -235,12 +249,12 @@ async def game_socket(ws: WebSocket, code: str) -> None:
         return
     try:
         await Connection(ws, hub, entry).run()
-    except WebSocketDisconnect:
-        pass
+    except (WebSocketDisconnect, WebSocketDisconnected):
+        pass  # the client left: noticed reading, or sending (after the other task noticed it)
     except Closing as closing:
         log.info("game %s: closing a connection: %s", code, closing)
         if ws.client_state == WebSocketState.CONNECTED:
             await ws.close(closing.code, str(closing))
     except LobbyError as exc:
-        await ws.send_text(json.dumps(Refusal("server", str(exc)).message()))
+        await ws.send_text(encode(Refusal("server", str(exc)).message()))
         await ws.close(POLICY, str(exc))
