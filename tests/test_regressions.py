@@ -105,7 +105,7 @@ steps:
   - ann: resolve_combat
   - ann: run_away
   - settle
-  - expect: {ann: {dead: true}, bob: {hand: [hedge-maiden]}}
+  - expect: {ann: {dead: false, hand_count: 0}, bob: {hand: [hedge-maiden]}}   # back for bob's turn
   - bob: kick_door
   - bob: {keep: rag}
   - bob: {play: hedge-maiden}

@@ -13,10 +13,11 @@ from collections.abc import Iterator
 
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
-from munchkin.engine.rules import effects, items, run_away
+from munchkin.engine.rules import effects, limits, run_away
 from munchkin.engine.rules.character import classes
 from munchkin.engine.rules.combat import resolve
-from munchkin.engine.rules.turn import give_charity, next_turn
+from munchkin.engine.rules.play import fixing_plays
+from munchkin.engine.rules.turn import answer_charity_to, give_charity, next_turn
 from munchkin.engine.state import GameState, Prompt
 from munchkin.engine.timing import free_to_act, in_fight
 from munchkin.engine.verbs import REGISTRY, Verb, passes, register, require, single
@@ -29,7 +30,7 @@ ANYTIME = ("play", "discard")
 """Verbs a living player may have at any moment: curses, Go Up a Level, hirelings, discards."""
 CALM = (*ANYTIME, "equip", "unequip", "sell", "trade", "steal")
 """Verbs of one's own turn outside a fight (B11, B12, B13, B14)."""
-IN_A_FIGHT = (*ANYTIME, "pass", "berserk", "turn_undead", "backstab")
+IN_A_FIGHT = (*ANYTIME, "pass", "berserk", "turn_undead", "backstab", "charm")
 SITUATIONS: dict[str, tuple[str, ...]] = {
     "setup": ("play", "equip", "unequip", "discard", "pass"),
     "start of own turn": (*CALM, "kick_door"),
@@ -40,7 +41,8 @@ SITUATIONS: dict[str, tuple[str, ...]] = {
     "asked for help": (*IN_A_FIGHT, "accept_help", "decline_help"),
     "fighting": (*ANYTIME, "resolve_combat", "ask_help", "berserk", "turn_undead", "charm", "backstab"),
     "in a fight": IN_A_FIGHT,
-    "running": (*ANYTIME, "run_away", "sacrifice_hireling", "flight"),
+    "running": (*ANYTIME, "run_away", "sacrifice_hireling"),
+    "between fights": (*ANYTIME, "steal"),
     "waiting": ANYTIME,
 }
 """Who may do what now, by the player's situation (B1, B4, B8, B9, B13, B16): the verbs
@@ -62,7 +64,7 @@ def situation(g: GameState, seat: int) -> str:
     if g.offer is not None and g.offer.taker == seat:
         return "offered a trade"
     if c is None:
-        return OWN_TURN[g.phase] if seat == g.active else "waiting"
+        return OWN_TURN[g.phase] if seat == g.active else "between fights"
     if c.asked == seat:
         return "asked for help"
     if c.stage == "run":
@@ -77,7 +79,8 @@ def legal_actions(g: GameState, seat: int) -> list[Action]:
     if g.prompt is not None:
         if g.prompt.player != seat:
             return []
-        return [Action("choose", option) for option in g.prompt.options]
+        answers = [Action("choose", option) for option in g.prompt.options]
+        return answers + fixing_plays(g, seat) if g.prompt.kind in limits.LIMIT_PROMPTS else answers
     actions: list[Action] = []
     for verb in _asked(SITUATIONS[situation(g, seat)], classes(g, g.players[seat])):
         if verb.prechecked:
@@ -186,7 +189,7 @@ def _run_task(g: GameState, ev: list[Event]) -> None:
     elif kind == "loot":
         effects.loot_task(g, task[1], ev)  # type: ignore[arg-type]
     elif kind == "fit":
-        items.fit_task(g, task[1], ev)  # type: ignore[arg-type]
+        limits.fit_task(g, task[1], ev)  # type: ignore[arg-type]
     elif kind == "discard_body":
         effects.discard_body(g)
 
@@ -222,12 +225,18 @@ def answer_prompt(g: GameState, prompt: Prompt, option: str, ev: list[Event]) ->
     """Carry out the answer to an open question."""
     if prompt.kind == "charity":
         give_charity(g, prompt, option, ev)
+    elif prompt.kind == "charity_to":
+        answer_charity_to(g, prompt, option, ev)
     elif prompt.kind == "loot":
         effects.take_loot(g, prompt.player, option, ev)
     elif prompt.kind == "reroll":
         run_away.answer_reroll(g, prompt, option, ev)
-    elif prompt.kind in ("take_off", "get_rid"):
-        items.answer_fit(g, prompt, option, ev)
+    elif prompt.kind == "flight":
+        run_away.answer_flight(g, prompt, option, ev)
+    elif prompt.kind in ("take_off", "get_rid", "keep_race", "keep_class"):
+        limits.answer_fit(g, prompt, option, ev)
+    elif prompt.kind == "half_trait":
+        effects.answer_half_trait(g, prompt, option, ev)
     else:
         effects.finish_choice(g, prompt, option, ev)
 

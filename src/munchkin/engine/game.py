@@ -16,6 +16,7 @@ from munchkin.engine.dice import Dice
 from munchkin.engine.errors import RulesError
 from munchkin.engine.events import Event
 from munchkin.engine.explain import Breakdown
+from munchkin.engine.options import DEFAULT_OPTIONS, TableOptions
 from munchkin.engine.rules import (  # noqa: F401  (each module registers its verbs)
     discarding,
     equipment,
@@ -28,13 +29,12 @@ from munchkin.engine.rules import (  # noqa: F401  (each module registers its ve
     turn,
 )
 from munchkin.engine.rules.character import hand_limit
-from munchkin.engine.rules.decks import draw_to_hand
+from munchkin.engine.rules.decks import deal
 from munchkin.engine.rules.strength import character_parts, monster_side, munchkin_side
 from munchkin.engine.serialize import fingerprint, snapshot
 from munchkin.engine.state import GameState, PlayerState
 from munchkin.engine.verbs import REGISTRY
 
-STARTING_CARDS = 4
 MIN_DOORS = 40
 MIN_TREASURES = 30
 
@@ -60,9 +60,10 @@ class Game:
         cards: Sequence[CardDef],
         players: Sequence[tuple[str, str]],
         seed: int = 0,
+        options: TableOptions = DEFAULT_OPTIONS,
     ) -> Game:
-        """A new game: shuffled decks, 4 door and 4 treasure cards each, then everyone may
-        play races, classes and items before the first turn (B1)."""
+        """A new game by the table's options: shuffled decks, 4 door and 4 treasure cards
+        each, then everyone may play races, classes and items before the first turn (B1)."""
         if not 2 <= len(players) <= 6:
             raise SetupError("a game has 2 to 6 players (B1)")
         defs = tuple(card for card in cards for _ in range(card.copies))
@@ -72,15 +73,14 @@ class Game:
                 f"the chosen card sets hold {doors} door and {len(defs) - doors} treasure cards; "
                 f"a game needs at least {MIN_DOORS} and {MIN_TREASURES} (add the base set)"
             )
-        state = GameState(defs, [PlayerState(name, sex) for name, sex in players], Dice(seed))
+        state = GameState(defs, [PlayerState(name, sex) for name, sex in players], Dice(seed), options)
         for inst, card in enumerate(defs):
             (state.door_deck if card.deck == "door" else state.treasure_deck).append(inst)
         state.dice.shuffle(state.door_deck)
         state.dice.shuffle(state.treasure_deck)
         ev: list[Event] = []
         for seat in range(len(players)):
-            draw_to_hand(state, seat, "door", STARTING_CARDS, ev)
-            draw_to_hand(state, seat, "treasure", STARTING_CARDS, ev)
+            deal(state, seat, ev)
         state.phase = "setup"
         state.setup_passed = [False] * len(players)
         game = cls(state)
@@ -98,9 +98,19 @@ class Game:
         return self.state.phase == "over"
 
     @property
+    def winners(self) -> list[str]:
+        """Everyone who won: several when one fight took them to the win level together (B2)."""
+        return [self.state.players[w].name for w in self.state.winners]
+
+    @property
     def winner(self) -> str | None:
-        w = self.state.winner
-        return None if w is None else self.state.players[w].name
+        """The first winner, or None (with several, see `winners`)."""
+        return self.winners[0] if self.state.winners else None
+
+    @property
+    def options(self) -> TableOptions:
+        """The table's rule options, chosen when the game was set up."""
+        return self.state.options
 
     def legal_actions(self, player: str) -> list[Action]:
         """Every action `player` may take now, out-of-turn ones included."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from munchkin.engine.game import Game
-from munchkin.engine.rules.character import WIN_LEVEL
+from munchkin.engine.rules.character import win_level
 from munchkin.engine.state import GameState
 
 
@@ -27,11 +27,12 @@ def card_places(g: GameState) -> list[str]:
 
 
 def levels(g: GameState) -> list[str]:
-    """Problems with levels: always from 1 to 10, and only a winner at 10 (B2, B3)."""
-    problems = [f"{p.name} is at level {p.level}" for p in g.players if not 1 <= p.level <= WIN_LEVEL]
-    at_ten = [i for i, p in enumerate(g.players) if p.level >= WIN_LEVEL]
-    if at_ten and at_ten != [g.winner]:
-        problems.append(f"level 10 reached by seats {at_ten}, winner {g.winner}")
+    """Problems with levels: always from 1 to the win level, and only winners there (B2, B3)."""
+    top = win_level(g)
+    problems = [f"{p.name} is at level {p.level}" for p in g.players if not 1 <= p.level <= top]
+    at_top = [i for i, p in enumerate(g.players) if p.level >= top]
+    if sorted(at_top) != sorted(g.winners):
+        problems.append(f"level {top} reached by seats {at_top}, winners {list(g.winners)}")
     return problems
 
 

@@ -19,6 +19,7 @@ def state_to_dict(g: GameState) -> dict[str, Any]:
                 "sex": p.sex,
                 "level": p.level,
                 "dead": p.dead,
+                "awaiting_cards": p.awaiting_cards,
                 "lasting": [list(x) for x in p.lasting],
                 **{zone: list(getattr(p, zone)) for zone in PLAYER_ZONES},
             }
@@ -55,7 +56,8 @@ def state_to_dict(g: GameState) -> dict[str, Any]:
         "gold": g.gold,
         "charity_given": [list(x) for x in g.charity_given],
         "setup_passed": g.setup_passed,
-        "winner": g.winner,
+        "winners": list(g.winners),
+        "options": g.options.changed(),
         "dice": [g.dice.state, None if g.dice.forced is None else list(g.dice.forced)],
     }
 
@@ -70,10 +72,18 @@ def snapshot(g: GameState) -> tuple[object, ...]:
     c = g.combat
     return (
         tuple(
-            (p.name, p.sex, p.level, p.dead, tuple(p.lasting), *(tuple(getattr(p, z)) for z in PLAYER_ZONES))
+            (
+                p.name,
+                p.sex,
+                p.level,
+                p.dead,
+                p.awaiting_cards,
+                tuple(p.lasting),
+                *(tuple(getattr(p, z)) for z in PLAYER_ZONES),
+            )
             for p in g.players
         ),
-        (g.active, g.turn, g.phase, g.face_up, g.prompt, g.offer, g.winner, g.gold, g.charity_given),
+        (g.active, g.turn, g.phase, g.face_up, g.prompt, g.offer, g.winners, g.gold, g.charity_given),
         (g.first_door_kicked, g.fought, g.sold_double, tuple(g.setup_passed)),
         (tuple(g.door_deck), tuple(g.treasure_deck), tuple(g.door_discard), tuple(g.treasure_discard)),
         tuple(sorted((k, tuple(v)) for k, v in g.carrying.items())),
@@ -85,4 +95,5 @@ def snapshot(g: GameState) -> tuple[object, ...]:
         tuple(g.body),
         tuple(g.tasks),
         (g.dice.state, g.dice.forced),
+        g.options,
     )

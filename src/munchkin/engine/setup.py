@@ -14,6 +14,7 @@ from munchkin.engine import flow
 from munchkin.engine.dice import Dice
 from munchkin.engine.events import Event
 from munchkin.engine.game import Game
+from munchkin.engine.options import DEFAULT_OPTIONS, TableOptions
 from munchkin.engine.state import GameState, PlayerState
 
 
@@ -47,6 +48,8 @@ class Position:
     treasure_deck: list[str] = field(default_factory=list)
     door_discard: list[str] = field(default_factory=list)
     treasure_discard: list[str] = field(default_factory=list)
+    first_door_kicked: bool = True  # False: the game's first door is still to be kicked (B15)
+    options: TableOptions = DEFAULT_OPTIONS
 
 
 class UnknownCard(KeyError):
@@ -59,7 +62,8 @@ def build(
     seed: int = 0,
     dice: Sequence[int] | None = None,
 ) -> Game:
-    """A game at the start of the active player's turn, the first door counted as kicked."""
+    """A game at the start of the active player's turn, the first door counted as kicked
+    unless the position says otherwise."""
     defs: list[CardDef] = []
 
     def make(card_id: str) -> int:
@@ -90,11 +94,12 @@ def build(
         many(position.door_discard),
         many(position.treasure_discard),
     ]
-    g = GameState(tuple(defs), players, Dice(seed, tuple(dice) if dice is not None else None))
+    forced = tuple(dice) if dice is not None else None
+    g = GameState(tuple(defs), players, Dice(seed, forced), position.options)
     g.door_deck, g.treasure_deck, g.door_discard, g.treasure_discard = piles
     g.carrying = carrying
     g.active = 0 if position.active is None else g.index(position.active)
-    g.first_door_kicked = True
+    g.first_door_kicked = position.first_door_kicked
     g.setup_passed = [True] * len(players)
     _apply_lasting_curses(g)
     flow.advance(g, [Event("position_set", {})])

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from munchkin.cards.schema import CardDef
 from munchkin.engine.dice import Dice
+from munchkin.engine.options import DEFAULT_OPTIONS, TableOptions
 
 PLAYER_ZONES = (
     "hand",
@@ -31,6 +32,7 @@ class PlayerState:
     """One character and the cards in front of (and behind) them."""
 
     __slots__ = (
+        "awaiting_cards",
         "boosts",
         "carried",
         "classes",
@@ -52,6 +54,7 @@ class PlayerState:
         self.sex = sex
         self.level = level
         self.dead = False
+        self.awaiting_cards = False  # came back from death; 4 + 4 cards on the next own turn (B10)
         self.hand: list[int] = []
         self.races: list[int] = []
         self.classes: list[int] = []
@@ -66,6 +69,7 @@ class PlayerState:
     def copy(self) -> PlayerState:
         c = PlayerState.__new__(PlayerState)
         c.name, c.sex, c.level, c.dead = self.name, self.sex, self.level, self.dead
+        c.awaiting_cards = self.awaiting_cards
         c.hand, c.races, c.classes = self.hand[:], self.races[:], self.classes[:]
         c.boosts, c.equipped, c.carried = self.boosts[:], self.equipped[:], self.carried[:]
         c.steeds, c.hirelings, c.curses = self.steeds[:], self.hirelings[:], self.curses[:]
@@ -83,10 +87,12 @@ class Combat:
 
     __slots__ = (
         "asked",
+        "backstabs",
         "bribe",
         "declined",
         "escaped",
         "fighter",
+        "gone_treasures",
         "helper",
         "mods",
         "monsters",
@@ -115,6 +121,8 @@ class Combat:
         self.runners: list[int] = []  # players still to run away, in order (B9)
         self.escaped: list[int] = []  # players who escaped automatically (H4)
         self.rerolled: list[int] = []  # Halflings who used their re-roll (B14)
+        self.backstabs: tuple[tuple[int, int], ...] = ()  # (thief, victim): once each per fight (B14)
+        self.gone_treasures = 0  # treasures of monsters sent away with them (charm), won at the end (B7)
 
     def copy(self) -> Combat:
         c = Combat.__new__(Combat)
@@ -123,6 +131,7 @@ class Combat:
         c.monsters, c.played, c.mods = self.monsters[:], self.played[:], self.mods[:]
         c.passed, c.ready, c.stage = self.passed[:], self.ready, self.stage
         c.runners, c.escaped, c.rerolled = self.runners[:], self.escaped[:], self.rerolled[:]
+        c.backstabs, c.gone_treasures = self.backstabs, self.gone_treasures
         return c
 
     def fighters(self) -> list[int]:
@@ -170,6 +179,7 @@ class GameState:
         "fought",
         "gold",
         "offer",
+        "options",
         "phase",
         "players",
         "prompt",
@@ -179,11 +189,18 @@ class GameState:
         "treasure_deck",
         "treasure_discard",
         "turn",
-        "winner",
+        "winners",
     )
 
-    def __init__(self, defs: tuple[CardDef, ...], players: list[PlayerState], dice: Dice) -> None:
+    def __init__(
+        self,
+        defs: tuple[CardDef, ...],
+        players: list[PlayerState],
+        dice: Dice,
+        options: TableOptions = DEFAULT_OPTIONS,
+    ) -> None:
         self.defs = defs
+        self.options = options
         self.players = players
         self.dice = dice
         self.active = 0
@@ -208,11 +225,11 @@ class GameState:
         self.setup_passed: list[bool] = []
         self.gold = 0  # gold of this turn's sales not yet turned into a level (B12)
         self.charity_given: tuple[tuple[int, int], ...] = ()  # (seat, cards) this charity (B5)
-        self.winner: int | None = None
+        self.winners: tuple[int, ...] = ()  # everyone who reached the win level at once (B2)
 
     def copy(self) -> GameState:
         c = GameState.__new__(GameState)
-        c.defs, c.dice = self.defs, self.dice.copy()
+        c.defs, c.dice, c.options = self.defs, self.dice.copy(), self.options
         c.players = [p.copy() for p in self.players]
         c.active, c.turn, c.phase = self.active, self.turn, self.phase
         c.door_deck, c.treasure_deck = self.door_deck[:], self.treasure_deck[:]
@@ -230,7 +247,7 @@ class GameState:
         )
         c.setup_passed = self.setup_passed[:]
         c.gold, c.charity_given = self.gold, self.charity_given
-        c.winner = self.winner
+        c.winners = self.winners
         return c
 
     # -- lookups -----------------------------------------------------------------

@@ -35,7 +35,7 @@ MAX_PLAYERS = 6
 
 ACTION_KEYS = ("target", "on", "hireling", "cards", "give", "take", "reward", "helper_escapes")
 """Keys an action mapping may hold besides its verb."""
-GLOBAL_CHECKS = ("combat", "door_discard", "treasure_discard", "winner", "legal", "not_legal")
+GLOBAL_CHECKS = ("combat", "door_discard", "treasure_discard", "winner", "winners", "legal", "not_legal")
 """Keys of `expect:` that are not player names."""
 _M = TypeVar("_M", bound=BaseModel)
 
@@ -109,6 +109,7 @@ class SetupSpec(_Strict):
     treasure_deck: list[str] = []
     door_discard: list[str] = []
     treasure_discard: list[str] = []
+    first_door_kicked: bool = True
 
     @field_validator("players")
     @classmethod
@@ -150,6 +151,8 @@ class ScenarioFile(_Strict):
     seed: int = Field(default=0, ge=0)
     dice: list[Annotated[int, Field(ge=1, le=6)]] | None = None
     cards: list[Any] = []
+    options: dict[str, Any] | None = None
+    """Extension: the game's table options (munchkin.engine.options)."""
     setup: SetupSpec
     steps: list[Any] = []
 
@@ -294,6 +297,7 @@ class ExpectStep:
     treasure_discard: PileChecks | None = None
     check_winner: bool = False
     winner: str | None = None
+    winners: tuple[str, ...] | None = None
     legal: dict[str, list[ActionPattern]] = field(default_factory=dict)
     not_legal: dict[str, list[ActionPattern]] = field(default_factory=dict)
 
@@ -473,6 +477,10 @@ def parse_expect(raw: object, players: Sequence[str]) -> ExpectStep:
             if value is not None:
                 _player(value, players, "expect: winner: ")
             result.update(check_winner=True, winner=value)
+        elif key == "winners":
+            if not isinstance(value, list):
+                raise ScenarioError(f"expect: winners: expected a list of players, got {show(value)}")
+            result["winners"] = tuple(_player(name, players, "expect: winners: ") for name in value)
         elif key in ("legal", "not_legal"):
             result[key] = _parse_legal(key, value, players)
         elif key in players:

@@ -25,6 +25,7 @@ from munchkin.cards.loader import (
 from munchkin.cards.schema import CardDef
 from munchkin.engine.errors import DiceExhausted, RulesError
 from munchkin.engine.game import Game
+from munchkin.engine.options import OptionsError, TableOptions, parse_options
 from munchkin.engine.setup import HirelingSetup, PlayerSetup, Position, UnknownCard, build
 from munchkin.engine.state import PlayerState
 from munchkin.errortext import clean, show, suggest
@@ -223,6 +224,8 @@ def build_game(scenario: Scenario, catalog: Mapping[str, CardDef]) -> Game:
         treasure_deck=list(setup.treasure_deck),
         door_discard=list(setup.door_discard),
         treasure_discard=list(setup.treasure_discard),
+        first_door_kicked=setup.first_door_kicked,
+        options=_options(scenario),
     )
     dice = scenario.file.dice
     try:
@@ -233,6 +236,13 @@ def build_game(scenario: Scenario, catalog: Mapping[str, CardDef]) -> Game:
         raise ScenarioError(f"{scenario.source}: setup: dice exhausted") from None
     except Exception as exc:
         raise ScenarioError(f"{scenario.source}: setup: engine error: {_exc_text(exc)}") from None
+
+
+def _options(scenario: Scenario) -> TableOptions:
+    try:
+        return parse_options(scenario.file.options, f"{scenario.source}: options")
+    except OptionsError as exc:
+        raise ScenarioError(str(exc)) from None
 
 
 def _player_setup(p: PlayerSpec) -> PlayerSetup:
@@ -341,8 +351,10 @@ def check_expect(game: Game, step: ExpectStep) -> Iterator[str]:
         pile_checks: PileChecks | None = getattr(step, key)
         if pile_checks is not None:
             yield from check_pile(key, state.ids(pile), pile_checks)
-    if step.check_winner and game.winner != step.winner:
-        yield _mismatch("winner", step.winner, game.winner)
+    if step.check_winner and step.winner not in (game.winners or [None]):
+        yield _mismatch("winner", step.winner, game.winners or None)
+    if step.winners is not None and not same_cards(list(step.winners), game.winners):
+        yield _mismatch("winners", list(step.winners), game.winners)
     for name, patterns in step.legal.items():
         yield from (f"legal.{name}: {p} is not legal" for p in patterns if not is_legal(game, name, p))
     for name, patterns in step.not_legal.items():

@@ -5,8 +5,6 @@ from __future__ import annotations
 from munchkin.engine.events import Event
 from munchkin.engine.state import GameState, PlayerState
 
-WIN_LEVEL = 10
-
 
 def races(g: GameState, p: PlayerState) -> frozenset[str]:
     """Race ids in play; a character with none is human (B1)."""
@@ -16,6 +14,25 @@ def races(g: GameState, p: PlayerState) -> frozenset[str]:
 def classes(g: GameState, p: PlayerState) -> frozenset[str]:
     """Class ids in play."""
     return frozenset(g.defs[i].id for i in p.classes)
+
+
+def half_traits(g: GameState, p: PlayerState) -> frozenset[str]:
+    """A race beside Half-Breed with no second race, or a class beside Super Munchkin with no
+    second class: its owner has its advantages and none of its disadvantages (B14)."""
+    if not p.boosts:
+        return frozenset()
+    half: set[str] = set()
+    if len(p.races) == 1 and race_slots(g, p) > 1:
+        half.add(g.defs[p.races[0]].id)
+    if len(p.classes) == 1 and class_slots(g, p) > 1:
+        half.add(g.defs[p.classes[0]].id)
+    return frozenset(half)
+
+
+def full_traits(g: GameState, p: PlayerState) -> tuple[frozenset[str], frozenset[str]]:
+    """The races and classes whose disadvantages count too: all but the half ones (B14)."""
+    half = half_traits(g, p)
+    return races(g, p) - half, classes(g, p) - half
 
 
 def is_race(g: GameState, p: PlayerState, race: str) -> bool:
@@ -37,23 +54,28 @@ def class_slots(g: GameState, p: PlayerState) -> int:
 
 
 def hand_limit(g: GameState, p: PlayerState) -> int:
-    """5 cards at the end of the turn, 6 for a Dwarf (B5, B14)."""
-    return 6 if is_race(g, p, "dwarf") else 5
+    """5 cards at the end of the turn (a table option), one more for a Dwarf (B5, B14)."""
+    return g.options.hand_limit + (1 if is_race(g, p, "dwarf") else 0)
+
+
+def win_level(g: GameState) -> int:
+    """The level that wins: 10, or the table's choice (B2)."""
+    return g.options.win_level
 
 
 def gain_levels(g: GameState, seat: int, n: int, events: list[Event], source: str, may_win: bool) -> None:
-    """Raise a level; only a kill (or a card that says so) gives the winning level (B2, B3)."""
-    if g.winner is not None:
-        return  # the first to reach level 10 wins; nothing happens after (B2)
+    """Raise a level; only a kill (or a card that says so) gives the winning level (B2, B3).
+    Everyone who reaches it from the same resolution wins together (B2)."""
     p = g.players[seat]
-    cap = WIN_LEVEL if may_win else WIN_LEVEL - 1
+    top = win_level(g)
+    cap = top if may_win else top - 1
     new = min(cap, p.level + n) if p.level < cap else p.level
     if new == p.level:
         return
     p.level = new
     events.append(Event("level_up", {"player": p.name, "level": new, "source": source}))
-    if new >= WIN_LEVEL and g.winner is None:
-        g.winner = seat
+    if new >= top:
+        g.winners = (*g.winners, seat)
         g.phase = "over"
         events.append(Event("game_won", {"player": p.name}))
 

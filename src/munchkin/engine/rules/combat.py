@@ -47,15 +47,19 @@ def fight(g: GameState) -> Combat:
     return g.combat
 
 
+def monster_treasures(g: GameState, inst: int) -> int:
+    """One monster's treasures: its own plus its enhancers', never below 0 (B16); a steed
+    fought as a monster gives 1 (S9)."""
+    card = g.defs[inst]
+    own = 1 if card.type == "steed" else card.treasures
+    return max(0, own + sum(g.defs[e].extra_treasures for e in g.attached.get(inst, ())))
+
+
 def treasure_count(g: GameState) -> int:
-    """Treasures for the fight: the monsters' own, plus enhancers' (B7); a steed gives 1 (S9)."""
+    """The fight's treasures: the sum over its monsters, those sent away with their treasures
+    included (B7, B16)."""
     c = fight(g)
-    total = 0
-    for inst in c.monsters:
-        card = g.defs[inst]
-        total += 1 if card.type == "steed" else card.treasures
-        total += sum(g.defs[e].extra_treasures for e in g.attached.get(inst, ()))
-    return max(0, total)
+    return c.gone_treasures + sum(monster_treasures(g, inst) for inst in c.monsters)
 
 
 def resolve(g: GameState, ev: list[Event]) -> None:
@@ -83,14 +87,16 @@ def resolve(g: GameState, ev: list[Event]) -> None:
 
 
 def collect_rewards(g: GameState, ev: list[Event]) -> None:
-    """Levels per monster killed, then treasures: face down alone, face up when helped (B7, S9)."""
+    """Once the fight is over: levels per monster killed, for the fighter and an Elf helper
+    at once (all who reach the win level win together), then the treasures, face down alone,
+    face up when helped (B2, B7, S9)."""
     c = fight(g)
     treasures = treasure_count(g)
     levels = sum(1 if g.defs[m].type == "steed" else g.defs[m].levels for m in c.monsters)
     gain_levels(g, c.fighter, levels, ev, "kill", may_win=True)
     if c.helper is not None and is_race(g, g.players[c.helper], "elf"):
         gain_levels(g, c.helper, len(c.monsters), ev, "elf helper", may_win=True)
-    if g.winner is not None:
+    if g.winners:
         return
     if c.helper is not None:
         pay_bribe(g, c.fighter, c.helper, c.bribe, ev)
@@ -138,8 +144,25 @@ def finish_fight(g: GameState, ev: list[Event]) -> None:
         end_next_fight_curses(g, seat)
     g.combat = None
     ev.append(Event("combat_over", {"player": g.players[c.fighter].name}))
-    if g.winner is None:
+    if not g.winners:
         g.phase = "end"
+
+
+def send_away(g: GameState, inst: int, with_treasures: bool, ev: list[Event]) -> None:
+    """A monster leaves the fight, defeated but not killed: no level; its treasures, when
+    the card says so, are won with the fight's (B7). With no monster left, the fight is over
+    and won (B7, B16)."""
+    c = fight(g)
+    c.monsters.remove(inst)
+    if with_treasures:
+        c.gone_treasures += monster_treasures(g, inst)
+    discard(g, inst)
+    ev.append(Event("monster_left", {"player": g.players[c.fighter].name, "card": g.defs[inst].id}))
+    if c.monsters:
+        reopen_window(g)
+    else:
+        collect_rewards(g, ev)
+        finish_fight(g, ev)
 
 
 def end_next_fight_curses(g: GameState, seat: int) -> None:

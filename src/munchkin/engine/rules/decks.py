@@ -1,8 +1,11 @@
-"""Drawing cards, and refilling an empty deck from its discard pile (B18)."""
+"""Drawing cards, refilling an empty deck from its discard pile (B18), and the cards that
+act when drawn, however they are drawn (B16)."""
 
 from __future__ import annotations
 
 from munchkin.engine.events import Event
+from munchkin.engine.rules.character import gain_levels, is_class
+from munchkin.engine.rules.items import discard
 from munchkin.engine.state import GameState
 
 
@@ -22,14 +25,39 @@ def draw(g: GameState, deck: str, ev: list[Event]) -> int | None:
 
 
 def draw_to_hand(g: GameState, seat: int, deck: str, n: int, ev: list[Event]) -> list[int]:
-    """Draw n cards face down into a player's hand."""
-    drawn = []
+    """Draw n cards face down into a player's hand; a card that acts when drawn acts instead
+    of going to the hand (B16)."""
+    drawn: list[int] = []
     for _ in range(n):
         inst = draw(g, deck, ev)
         if inst is None:
             break
+        if acts_when_drawn(g, inst):
+            ev.append(Event("drawn_face_up", {"player": g.players[seat].name, "card": g.defs[inst].id}))
+            act_when_drawn(g, inst, ev)
+            continue
         g.players[seat].hand.append(inst)
         drawn.append(inst)
     if drawn:
         ev.append(Event("cards_drawn", {"player": g.players[seat].name, "deck": deck, "count": len(drawn)}))
     return drawn
+
+
+def deal(g: GameState, seat: int, ev: list[Event]) -> None:
+    """The cards of a new character: 4 door and 4 treasure cards, or the table's numbers
+    (B1, B10)."""
+    draw_to_hand(g, seat, "door", g.options.door_cards, ev)
+    draw_to_hand(g, seat, "treasure", g.options.treasure_cards, ev)
+
+
+def acts_when_drawn(g: GameState, inst: int) -> bool:
+    """Divine Intervention acts however it is drawn: face up, face down, or dealt (B16)."""
+    return g.defs[inst].type == "divine_intervention"
+
+
+def act_when_drawn(g: GameState, inst: int, ev: list[Event]) -> None:
+    """Every Cleric goes up a level, even to the winning level; the card is discarded (B2, B16)."""
+    discard(g, inst)
+    for i, q in enumerate(g.players):
+        if is_class(g, q, "cleric") and not q.dead:
+            gain_levels(g, i, 1, ev, g.defs[inst].id, may_win=True)

@@ -10,8 +10,15 @@ from collections.abc import Callable, Sequence
 
 from munchkin.cards.schema import Condition, Effect
 from munchkin.engine.events import Event
-from munchkin.engine.rules.character import classes, gain_levels, lose_levels, races
-from munchkin.engine.rules.items import WORN_SLOTS, discard, reconcile_use, remove_from_play
+from munchkin.engine.rules.character import classes, full_traits, gain_levels, half_traits, lose_levels, races
+from munchkin.engine.rules.items import (
+    WORN_SLOTS,
+    can_use,
+    discard,
+    receive_problem,
+    reconcile_use,
+    remove_from_play,
+)
 from munchkin.engine.state import GameState, PlayerState, Prompt
 
 Hook = Callable[[GameState, int, int, list[Event]], None]
@@ -37,14 +44,41 @@ def queue_effects(
     g.tasks[0:0] = [("effect", seat, e, source, caster) for e in effects]
 
 
-def condition_holds(g: GameState, p: PlayerState, cond: Condition) -> bool:
-    """A conditional effect's test: the character's own traits, never a hireling's (H14)."""
+def condition_holds(g: GameState, p: PlayerState, cond: Condition, strict: bool = False) -> bool:
+    """A conditional effect's test: the character's own traits, never a hireling's (H14);
+    `strict`: leaving out a race or class held alone beside Half-Breed or Super Munchkin."""
+    race_ids, class_ids = full_traits(g, p) if strict else (races(g, p), classes(g, p))
     return (
-        bool(races(g, p).intersection(cond.race))
-        or bool(classes(g, p).intersection(cond.class_))
+        bool(race_ids.intersection(cond.race))
+        or bool(class_ids.intersection(cond.class_))
         or (cond.sex is not None and p.sex == cond.sex)
         or (cond.level_at_least is not None and p.level >= cond.level_at_least)
     )
+
+
+def _conditional(
+    g: GameState, seat: int, effect: Effect, source: int, caster: int | None, ev: list[Event]
+) -> None:
+    """The branch that applies. When only a race or class held alone beside Half-Breed or
+    Super Munchkin makes the test hold, its owner, who has its advantages and none of its
+    disadvantages, chooses whether it counts (B14)."""
+    p, arg = g.players[seat], effect.arg
+    if condition_holds(g, p, arg.if_) and not condition_holds(g, p, arg.if_, strict=True):
+        half = "/".join(sorted(half_traits(g, p) & (set(arg.if_.race) | set(arg.if_.class_))))
+        options = (f"as {half}", f"not as {half}")
+        g.prompt = Prompt(seat, "half_trait", options, (source, caster, effect))
+        return
+    branch = arg.then if condition_holds(g, p, arg.if_) else arg.else_
+    queue_effects(g, seat, branch, source, caster)
+
+
+def answer_half_trait(g: GameState, prompt: Prompt, option: str, ev: list[Event]) -> None:
+    """The owner's choice of branch for a half race or class (B14)."""
+    source, caster, effect = prompt.data
+    assert isinstance(source, int) and (caster is None or isinstance(caster, int))
+    assert isinstance(effect, Effect)
+    branch = effect.arg.then if option == prompt.options[0] else effect.arg.else_
+    queue_effects(g, prompt.player, branch, source, caster)
 
 
 def apply_effect(
@@ -88,8 +122,7 @@ def apply_effect(
         if p.curses:
             _choose_or_do(g, seat, p.curses, "remove_curse", source, ev)
     elif kind == "conditional":
-        branch = arg.then if condition_holds(g, p, arg.if_) else arg.else_
-        queue_effects(g, seat, branch, source, caster)
+        _conditional(g, seat, effect, source, caster, ev)
 
 
 def _lose(g: GameState, seat: int, what: str, source: int, ev: list[Event]) -> None:
@@ -226,29 +259,65 @@ def part_with(g: GameState, seat: int, inst: int, ev: list[Event]) -> None:
 
 
 def kill(g: GameState, seat: int, ev: list[Event], source: str) -> None:
-    """Death: the hand and everything in play go to the body, which the others loot (B10)."""
+    """Death: the hand and everything in play go to the body, which the others loot (B10).
+    Items a hireling carries and cards attached to others (a Cheat!) are laid out as cards
+    of their own; a steed keeps its steed enhancers."""
     p = g.players[seat]
-    body = p.hand + g.items_in_play(p) + p.hirelings
-    for inst in body:
+    in_play = g.items_in_play(p) + p.hirelings
+    laid_out: list[int] = []
+    for inst in in_play:
+        kept: list[int] = []
         for attached in g.attached.pop(inst, ()):
-            discard(g, attached)
+            steed_gear = g.defs[inst].type == "steed" and g.defs[attached].type == "steed_enhancer"
+            (kept if steed_gear else laid_out).append(attached)
+        if kept:
+            g.attached[inst] = kept
     for h in p.hirelings:
         g.carrying.pop(h, None)
         g.card_sex.pop(h, None)
+    body = p.hand + in_play + laid_out
     for zone in (p.hand, p.equipped, p.carried, p.steeds, p.hirelings):
         zone.clear()
     g.body.extend(body)
     p.dead = True
     ev.append(Event("died", {"player": p.name, "source": source}))
-    looters = sorted(
-        (i for i, q in enumerate(g.players) if i != seat and not q.dead),
-        key=lambda i: (-g.players[i].level, (i - seat) % len(g.players)),
-    )
-    g.tasks[0:0] = [*(("loot", looter) for looter in looters), ("discard_body",)]
+    looters = [i for i, q in enumerate(g.players) if i != seat and not q.dead]
+    order = looting_order(g, seat, looters, ev) if g.body else looters
+    g.tasks[0:0] = [*(("loot", looter) for looter in order), ("discard_body",)]
+
+
+def looting_order(g: GameState, dead: int, looters: list[int], ev: list[Event]) -> list[int]:
+    """Highest level first; players tied in level roll the game's dice, highest first, again
+    among those who tie again (B10), or follow the seats from the dead player's left when the
+    table chose so."""
+    n = len(g.players)
+    by_seat = sorted(looters, key=lambda i: (i - dead) % n)
+    order: list[int] = []
+    for level in sorted({g.players[i].level for i in looters}, reverse=True):
+        tied = [i for i in by_seat if g.players[i].level == level]
+        order += _roll_off(g, tied, ev) if g.options.loot_ties == "dice" else tied
+    return order
+
+
+def _roll_off(g: GameState, tied: list[int], ev: list[Event]) -> list[int]:
+    """Players in the order of a die each, highest first; a tie rolls again (B10)."""
+    if len(tied) < 2:
+        return tied
+    rolls: dict[int, list[int]] = {}
+    for seat in tied:
+        roll = g.dice.d6()
+        ev.append(
+            Event(
+                "die_rolled",
+                {"player": g.players[seat].name, "purpose": "looting order", "roll": roll, "modifier": 0},
+            )
+        )
+        rolls.setdefault(roll, []).append(seat)
+    return [seat for roll in sorted(rolls, reverse=True) for seat in _roll_off(g, rolls[roll], ev)]
 
 
 def loot_task(g: GameState, looter: int, ev: list[Event]) -> None:
-    """Each other player, highest level first, takes one card of the body (B10)."""
+    """Each other player, in the looting order, takes one card of the body (B10)."""
     if not g.body:
         return
     options = tuple(g.distinct_ids(g.body))
@@ -259,11 +328,23 @@ def loot_task(g: GameState, looter: int, ev: list[Event]) -> None:
 
 
 def take_loot(g: GameState, looter: int, card_id: str, ev: list[Event]) -> None:
+    """A looted card goes to the hand; a steed the looter may ride goes into play with its
+    steed enhancers (B10, S5), else to the hand, and its enhancers are discarded."""
     inst = g.find(g.body, card_id)
     assert inst is not None
     g.body.remove(inst)
-    g.players[looter].hand.append(inst)
-    ev.append(Event("looted", {"player": g.players[looter].name, "card": card_id}))
+    q = g.players[looter]
+    if (
+        g.defs[inst].type == "steed"
+        and can_use(g, q, inst)
+        and receive_problem(g, looter, [inst], []) is None
+    ):
+        q.steeds.append(inst)
+    else:
+        for attached in g.attached.pop(inst, ()):
+            discard(g, attached)
+        q.hand.append(inst)
+    ev.append(Event("looted", {"player": q.name, "card": card_id}))
 
 
 def discard_body(g: GameState) -> None:

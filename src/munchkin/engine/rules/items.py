@@ -7,8 +7,15 @@ from dataclasses import dataclass
 from munchkin.cards.schema import CardDef
 from munchkin.engine.errors import RulesError
 from munchkin.engine.events import Event
-from munchkin.engine.rules.character import classes, hireling_traits, hirelings_allowed, is_race, races
-from munchkin.engine.state import GameState, PlayerState, Prompt
+from munchkin.engine.rules.character import (
+    classes,
+    full_traits,
+    hireling_traits,
+    hirelings_allowed,
+    is_race,
+    races,
+)
+from munchkin.engine.state import GameState, PlayerState
 from munchkin.engine.verbs import require
 
 WORN_SLOTS = ("headgear", "armor", "footgear")
@@ -19,16 +26,28 @@ def cheated(g: GameState, inst: int) -> bool:
     return any(g.defs[a].type == "cheat" for a in g.attached.get(inst, ()))
 
 
-def traits_allow(card: CardDef, race_ids: frozenset[str], class_ids: frozenset[str], sex: str | None) -> bool:
-    """Whether `requires`/`forbids` let a character (or hireling) with these traits use it."""
+def traits_allow(
+    card: CardDef,
+    race_ids: frozenset[str],
+    class_ids: frozenset[str],
+    sex: str | None,
+    forbidden: tuple[frozenset[str], frozenset[str]] | None = None,
+) -> bool:
+    """Whether `requires`/`forbids` let a character (or hireling) with these traits use it;
+    `forbidden`: the races and classes `forbids` is checked against, when not all of them."""
     if card.requires and not card.requires.matches(race_ids, class_ids, sex):
         return False
-    return not (card.forbids and card.forbids.matches(race_ids, class_ids, sex))
+    race_no, class_no = forbidden or (race_ids, class_ids)
+    return not (card.forbids and card.forbids.matches(race_no, class_no, sex))
 
 
 def can_use(g: GameState, p: PlayerState, inst: int) -> bool:
-    """Restrictions limit using, not carrying (B11); a Cheat! lifts them (B17)."""
-    return cheated(g, inst) or traits_allow(g.defs[inst], races(g, p), classes(g, p), p.sex)
+    """Restrictions limit using, not carrying (B11); a Cheat! lifts them (B17). A race or
+    class held alone beside Half-Breed or Super Munchkin forbids nothing (B14)."""
+    if cheated(g, inst):
+        return True
+    forbidden = full_traits(g, p) if p.boosts else None
+    return traits_allow(g.defs[inst], races(g, p), classes(g, p), p.sex, forbidden)
 
 
 def hireling_can_use(g: GameState, hireling: int, item: int) -> bool:
@@ -111,16 +130,6 @@ def holding_problem(g: GameState, p: PlayerState, owned: list[int], steeds: list
     return None
 
 
-def _breaking(g: GameState, p: PlayerState, problem: Problem) -> list[int]:
-    """The cards of a player that break the limit of `problem`: one of them must go."""
-    kind = problem.kind
-    if kind == "steeds":
-        return [s for s in p.steeds if not cheated(g, s)]
-    if kind in ("big", "complex"):
-        return [i for i in p.equipped + p.carried if getattr(g.defs[i], kind) and not cheated(g, i)]
-    return [i for i in p.equipped if g.defs[i].slot == kind and not cheated(g, i)]
-
-
 def place_new_item(g: GameState, p: PlayerState, inst: int) -> Problem | None:
     """Put an item into play: in use when its owner can use it, else carried (B11).
 
@@ -167,59 +176,6 @@ def reconcile_use(g: GameState, seat: int, ev: list[Event]) -> None:
     """After a change of race, class, sex or capacity, the owner's items must be brought
     back within the rules at once: queued, so the owner can be asked which (H6)."""
     g.tasks.insert(0, ("fit", seat))
-
-
-def fit_task(g: GameState, seat: int, ev: list[Event]) -> None:
-    """Items and steeds that can no longer be used become carried, and so do items a
-    hireling can no longer use (B11, S8, H7); over a slot or hand limit the owner takes off
-    an item of their choice; over the Big, Complex or steed limit the owner gets rid of one
-    (B11, H6, S2, R16). Repeats until everything fits."""
-    p = g.players[seat]
-    for inst in [i for i in p.equipped + p.steeds if not can_use(g, p, i)]:
-        take_off(g, p, inst, ev)
-    for h in p.hirelings:
-        for inst in [i for i in g.carrying.get(h, ()) if not hireling_can_use(g, h, i)]:
-            g.carrying[h].remove(inst)
-            p.carried.append(inst)
-            ev.append(Event("item_unequipped", {"player": p.name, "card": g.defs[inst].id}))
-    problem = use_problem(g, p, p.equipped)
-    if problem is not None:
-        _ask_or_do(g, seat, _breaking(g, p, problem), "take_off", ev)
-        return
-    problem = holding_problem(g, p, p.equipped + p.carried, p.steeds)
-    if problem is not None:
-        _ask_or_do(g, seat, _breaking(g, p, problem), "get_rid", ev)
-
-
-def _ask_or_do(g: GameState, seat: int, candidates: list[int], kind: str, ev: list[Event]) -> None:
-    options = tuple(g.distinct_ids(candidates))
-    if len(options) == 1:
-        answer_fit(g, Prompt(seat, kind, options), options[0], ev)
-    else:
-        g.prompt = Prompt(seat, kind, options)
-
-
-def answer_fit(g: GameState, prompt: Prompt, option: str, ev: list[Event]) -> None:
-    """Take off, or get rid of, the item the owner chose; then check the limits again."""
-    p = g.players[prompt.player]
-    if prompt.kind == "take_off":
-        inst = g.find(p.equipped, option)
-        assert inst is not None
-        take_off(g, p, inst, ev)
-    else:
-        inst = g.find(p.equipped + p.carried + p.steeds, option)
-        assert inst is not None
-        remove_from_play(g, p, inst)
-        discard(g, inst)
-        ev.append(Event("card_lost", {"player": p.name, "card": option, "source": "limit"}))
-    g.tasks.insert(0, ("fit", prompt.player))
-
-
-def take_off(g: GameState, p: PlayerState, inst: int, ev: list[Event]) -> None:
-    """An item (or steed) in use becomes carried."""
-    (p.steeds if inst in p.steeds else p.equipped).remove(inst)
-    p.carried.append(inst)
-    ev.append(Event("item_unequipped", {"player": p.name, "card": g.defs[inst].id}))
 
 
 def receive_problem(g: GameState, seat: int, gets: list[int], gives: list[int]) -> Problem | None:

@@ -12,24 +12,27 @@ from collections.abc import Callable, Iterator
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import (
-    WIN_LEVEL,
     class_slots,
     gain_levels,
     hirelings_allowed,
-    is_class,
     race_slots,
+    win_level,
 )
 from munchkin.engine.rules.combat import enter_monster, reopen_window
+from munchkin.engine.rules.decks import act_when_drawn
 from munchkin.engine.rules.effects import change_hireling_sex, queue_effects
 from munchkin.engine.rules.items import (
     can_use,
     cheated,
     check_placeable,
     discard,
+    holding_problem,
     place_new_item,
     reconcile_use,
     require_fits,
+    use_problem,
 )
+from munchkin.engine.rules.limits import LIMIT_PROMPTS
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import free_to_act, in_fight, own_turn, own_turn_calm, require_own_turn_calm
 from munchkin.engine.verbs import holds, refuse, register, require, seat_of
@@ -123,7 +126,11 @@ def _check_hireling(g: GameState, seat: int, inst: int, a: Action) -> None:
 
 
 def _check_curse(g: GameState, seat: int, inst: int, a: Action) -> None:
-    require(g.first_door_kicked, "B15", "no curse before the first door is kicked open")
+    require(
+        g.first_door_kicked or g.options.curses_before_first_door,
+        "B15",
+        "no curse before the game's first door is kicked open",
+    )
     target = _target(g, seat, a)
     require(not g.players[target].dead, "B15", "the dead cannot be cursed")
 
@@ -156,7 +163,7 @@ def _check_one_shot(g: GameState, seat: int, inst: int, a: Action) -> None:
 def _check_go_up(g: GameState, seat: int, inst: int, a: Action) -> None:
     require(a.target in (None, g.players[seat].name), "B3", "Go Up a Level is played on yourself")
     require(
-        g.players[seat].level + g.defs[inst].levels < WIN_LEVEL,
+        g.players[seat].level + g.defs[inst].levels < win_level(g),
         "B3",
         "Go Up a Level never gives the winning level",
     )
@@ -201,7 +208,8 @@ def _check_wandering(g: GameState, seat: int, inst: int, a: Action) -> None:
 
 
 def _check_divine(g: GameState, seat: int, inst: int, a: Action) -> None:
-    """Divine Intervention may be played at any time (ruling; see docs/rulings.md)."""
+    """Divine Intervention acts as it is drawn and never stays in a hand; one a position put
+    there may be played at any time, with the same effect (B16)."""
 
 
 def _check_unplayable(g: GameState, seat: int, inst: int, a: Action) -> None:
@@ -263,6 +271,9 @@ def _may_play(g: GameState, seat: int) -> None:
 
 
 def check_play(g: GameState, seat: int, a: Action) -> None:
+    if _limit_question(g, seat):
+        require(a in fixing_plays(g, seat), "B11", "first put your items back within the limits")
+        return
     _may_play(g, seat)
     inst = source_card(g, seat, a.arg)
     require(inst is not None, "B4", f"{a.arg} is not in your hand")
@@ -279,7 +290,35 @@ def check_play(g: GameState, seat: int, a: Action) -> None:
 # -- effects per type ----------------------------------------------------------------
 
 
+def _limit_question(g: GameState, seat: int) -> bool:
+    return g.prompt is not None and g.prompt.player == seat and g.prompt.kind in LIMIT_PROMPTS
+
+
+def fixing_plays(g: GameState, seat: int) -> list[Action]:
+    """While a limit is broken, the plays that would put it right: a card that restores the
+    limit (a Dwarf for Big items, a hireling with hands) fixes it (B11, H6)."""
+    lifted = g.copy()
+    lifted.prompt, lifted.tasks = None, []
+    kind = g.prompt.kind if g.prompt is not None else ""
+    fixing = []
+    for a in play_options(lifted, seat):
+        trial = lifted.copy()
+        do_play(trial, seat, a, [])
+        p = trial.players[seat]
+        fixed = (
+            use_problem(trial, p, p.equipped) is None
+            if kind == "take_off"
+            else holding_problem(trial, p, p.equipped + p.carried, p.steeds) is None
+        )
+        if fixed:
+            fixing.append(a)
+    return fixing
+
+
 def do_play(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    if _limit_question(g, seat):
+        g.prompt = None  # the card played puts the limit right; the limits are checked again
+        reconcile_use(g, seat, ev)
     inst = source_card(g, seat, a.arg)
     assert inst is not None
     p, card = g.players[seat], g.defs[inst]
@@ -422,15 +461,7 @@ def _do_wandering(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]
 
 
 def _do_divine(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
-    discard(g, inst)
-    divine_intervention(g, ev, g.defs[inst].id)
-
-
-def divine_intervention(g: GameState, ev: list[Event], source: str) -> None:
-    """Every Cleric goes up a level; this card may give the winning level (B2)."""
-    for i, q in enumerate(g.players):
-        if is_class(g, q, "cleric"):
-            gain_levels(g, i, 1, ev, source, may_win=True)
+    act_when_drawn(g, inst, ev)
 
 
 TypeDo = Callable[[GameState, int, int, Action, list[Event]], None]

@@ -1,5 +1,6 @@
 """Class powers paid for by discarding cards (B14): the Warrior's berserking, the Cleric's
-turning, the Wizard's flight and charm, the Thief's backstab and theft."""
+turning, the Wizard's charm, the Thief's backstab and theft. Each works wherever its owner
+is: fighter, helper or bystander. (The Wizard's flight is asked after a roll: run_away.py.)"""
 
 from __future__ import annotations
 
@@ -8,19 +9,16 @@ from collections.abc import Iterator
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import is_class, lose_levels
-from munchkin.engine.rules.combat import fight, finish_fight, reopen_window
-from munchkin.engine.rules.decks import draw_to_hand
+from munchkin.engine.rules.combat import fight, reopen_window, send_away
 from munchkin.engine.rules.items import discard, place_new_item, remove_from_play
 from munchkin.engine.state import GameState
-from munchkin.engine.timing import free_to_act, in_fight, own_turn_calm, require_own_turn_calm
+from munchkin.engine.timing import free_to_act, in_fight
 from munchkin.engine.verbs import Check, Do, Options, register, require, seat_of
 
-MAX_DISCARDS = 3
 THEFT_ROLL = 4
 CLASS_OF = {
     "berserk": "warrior",
     "turn_undead": "cleric",
-    "flight": "wizard",
     "charm": "wizard",
     "backstab": "thief",
     "steal": "thief",
@@ -66,7 +64,8 @@ def _check_fight_power(g: GameState, seat: int, a: Action, power: str) -> None:
     require(free_to_act(g, seat) and in_fight(g), "B14", f"{power} is used in a fight")
     _require_class(g, seat, a.verb, f"use {power}")
     require(seat in fight(g).fighters(), "B14", f"{power} is for the fighter or the helper")
-    require(_uses(g, seat, power) < MAX_DISCARDS, "B14", f"at most {MAX_DISCARDS} cards for {power}")
+    most = g.options.power_discards
+    require(_uses(g, seat, power) < most, "B14", f"at most {most} cards for {power}")
     _require_payment(g, seat, a.arg)
 
 
@@ -89,53 +88,33 @@ def do_turning(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     reopen_window(g)
 
 
-def check_flight(g: GameState, seat: int, a: Action) -> None:
-    c = g.combat
-    require(
-        c is not None and c.stage == "run" and c.runners[:1] == [seat] and not g.tasks and g.prompt is None,
-        "B14",
-        "flight is used when you run away, before rolling",
-    )
-    _require_class(g, seat, "flight", "use flight")
-    require(_uses(g, seat, "flight") < MAX_DISCARDS, "B14", f"at most {MAX_DISCARDS} cards for flight")
-    _require_payment(g, seat, a.arg)
-
-
-def do_flight(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
-    _add_mod(g, seat, 1, "flight", a, ev)
-
-
 def check_charm(g: GameState, seat: int, a: Action) -> None:
     require(
-        free_to_act(g, seat) and in_fight(g) and fight(g).fighter == seat,
+        free_to_act(g, seat) and in_fight(g) and seat in fight(g).fighters(),
         "B14",
-        "the fighter charms a monster during the fight",
+        "the fighter or the helper charms a monster during the fight",
     )
     _require_class(g, seat, "charm", "charm")
-    p = g.players[seat]
-    require(len(p.hand) >= MAX_DISCARDS, "B14", "charming costs the whole hand, 3 cards or more")
+    fewest = g.options.charm_cards
+    require(
+        len(g.players[seat].hand) >= fewest,
+        "B14",
+        f"charming costs the whole hand, {fewest} cards or more",
+    )
     require(g.find(fight(g).monsters, a.arg or "") is not None, "B14", f"{a.arg} is not in the fight")
 
 
 def do_charm(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
-    """The whole hand is discarded; the monster leaves, its treasures are won, no level (B14)."""
-    p, c = g.players[seat], fight(g)
+    """The whole hand is discarded; the monster leaves the fight, defeated: no level, and its
+    treasures are won with the fight's, when it is over (B7, B14)."""
+    p = g.players[seat]
     for inst in p.hand:
         discard(g, inst)
     p.hand.clear()
-    monster = g.find(c.monsters, a.arg or "")
+    monster = g.find(fight(g).monsters, a.arg or "")
     assert monster is not None
-    c.monsters.remove(monster)
-    treasures = g.defs[monster].treasures + sum(
-        g.defs[e].extra_treasures for e in g.attached.get(monster, ())
-    )
-    discard(g, monster)
     ev.append(Event("power_used", {"player": p.name, "power": "charm", "card": a.arg}))
-    draw_to_hand(g, seat, "treasure", max(0, treasures), ev)
-    if c.monsters:
-        reopen_window(g)
-    else:
-        finish_fight(g, ev)
+    send_away(g, monster, True, ev)
 
 
 def check_backstab(g: GameState, seat: int, a: Action) -> None:
@@ -143,8 +122,8 @@ def check_backstab(g: GameState, seat: int, a: Action) -> None:
     _require_class(g, seat, "backstab", "backstab")
     victim = seat_of(g, a.target, "B14")
     require(victim != seat and victim in fight(g).fighters(), "B14", "backstab another player in the fight")
-    already = any(w == victim and k == "backstab" for w, _, _, k in fight(g).mods)
-    require(not already, "B14", "once per fighter per fight")
+    already = (seat, victim) in fight(g).backstabs
+    require(not already, "B14", f"you backstabbed {a.target} already in this fight: once per victim")
     _require_payment(g, seat, a.arg)
 
 
@@ -153,7 +132,9 @@ def do_backstab(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     inst = g.find(g.players[seat].hand, a.arg or "")
     assert inst is not None
     _pay(g, seat, a.arg)
-    fight(g).mods.append((victim, -2, inst, "backstab"))
+    c = fight(g)
+    c.mods.append((victim, -2, inst, "backstab"))
+    c.backstabs = (*c.backstabs, (seat, victim))
     ev.append(
         Event(
             "power_used",
@@ -163,15 +144,27 @@ def do_backstab(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     reopen_window(g)
 
 
+def may_steal(g: GameState, seat: int) -> bool:
+    """Theft is tried at any time when no fight is going on, on anyone's turn (B14)."""
+    return (
+        g.combat is None
+        and g.phase not in ("setup", "over")
+        and free_to_act(g, seat)
+        and g.prompt is None
+        and g.offer is None
+    )
+
+
 def check_steal(g: GameState, seat: int, a: Action) -> None:
-    require_own_turn_calm(g, seat, "B14", "theft is tried")
-    require(g.phase != "setup", "B14", "theft is tried on your own turn")
+    require(may_steal(g, seat), "B14", "theft is tried when no fight is going on")
     _require_class(g, seat, "steal", "steal")
     victim = seat_of(g, a.target, "B14")
     require(victim != seat, "B14", "steal from another player")
     inst = g.find(g.items_in_play(g.players[victim]), a.arg or "")
     require(inst is not None, "B14", f"{g.players[victim].name} has no {a.arg} in play")
-    require(not g.defs[inst or 0].big, "S4", "a Big item cannot be stolen")
+    card = g.defs[inst or 0]
+    require(card.type != "steed", "S4", "a steed cannot be stolen")
+    require(not card.big, "S4", "only small items can be stolen, not a Big one")
     require(len(a.cards) == 1, "B14", "discard one card to try (cards:)")
     _require_payment(g, seat, a.cards[0])
 
@@ -232,12 +225,13 @@ def backstab_options(g: GameState, seat: int) -> Iterator[Action]:
 
 def steal_options(g: GameState, seat: int) -> Iterator[Action]:
     p = g.players[seat]
-    if not p.hand or not own_turn_calm(g, seat):
+    if not p.hand or not may_steal(g, seat):
         return
     pay = g.defs[p.hand[0]].id
     for q in g.players:
         if q is not p:
-            for card_id in g.distinct_ids(g.items_in_play(q)):
+            small = [i for i in g.items_in_play(q) if not g.defs[i].big]
+            for card_id in g.distinct_ids(small):
                 yield Action("steal", card_id, target=q.name, cards=(pay,))
 
 
@@ -247,7 +241,6 @@ def _register_power(verb: str, check: Check, do: Do, options: Options) -> None:
 
 _register_power("berserk", check_berserk, do_berserk, _hand_options("berserk"))
 _register_power("turn_undead", check_turning, do_turning, _hand_options("turn_undead"))
-_register_power("flight", check_flight, do_flight, _hand_options("flight"))
 _register_power("charm", check_charm, do_charm, charm_options)
 _register_power("backstab", check_backstab, do_backstab, backstab_options)
 _register_power("steal", check_steal, do_steal, steal_options)

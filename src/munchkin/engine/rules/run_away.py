@@ -1,4 +1,7 @@
-"""Running away after a lost fight, and sacrificing a hireling instead (B9, B14, H4, S6, S7)."""
+"""Running away after a lost fight, and sacrificing a hireling instead (B9, B14, H4, S6, S7).
+
+After a failed roll, the runner's class and race powers may still save it: the Wizard's
+flight (cards for +1 each to that roll), then the Halfling's re-roll (B14)."""
 
 from __future__ import annotations
 
@@ -9,15 +12,15 @@ from munchkin.cards.schema import Effect
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.explain import Breakdown, Part
-from munchkin.engine.rules.character import is_race
+from munchkin.engine.rules.character import is_class, is_race
 from munchkin.engine.rules.combat import fight, finish_fight
 from munchkin.engine.rules.effects import queue_effects
-from munchkin.engine.rules.items import can_use
+from munchkin.engine.rules.items import can_use, discard
 from munchkin.engine.state import GameState, Prompt
 from munchkin.engine.verbs import register, require
 
 ESCAPE_ROLL = 5
-RUN_POWERS = ("flight", "run bonus")
+RUN_POWERS = ("run bonus",)
 STEED_BAD_STUFF = (Effect(lose_levels=1),)
 
 
@@ -40,7 +43,7 @@ def run_modifier(g: GameState, seat: int, monster: int | None = None) -> Breakdo
     if g.combat is not None:
         for who, amount, source, power in g.combat.mods:
             if who == seat and power in RUN_POWERS:
-                parts.append(Part(power, amount, g.defs[source].id, "B14" if power == "flight" else "B9"))
+                parts.append(Part(g.defs[source].name, amount, g.defs[source].id, "B9"))
     if monster is not None and g.defs[monster].type == "monster" and g.defs[monster].run_away:
         card = g.defs[monster]
         parts.append(Part(f"{card.name}", card.run_away, card.id, "B9"))
@@ -80,7 +83,6 @@ def roll_task(g: GameState, seat: int, monster: int, ev: list[Event]) -> None:
         return
     roll = g.dice.d6()
     mod = run_modifier(g, seat, monster).total
-    ok = roll + mod >= ESCAPE_ROLL
     ev.append(
         Event(
             "die_rolled",
@@ -90,16 +92,58 @@ def roll_task(g: GameState, seat: int, monster: int, ev: list[Event]) -> None:
                 "card": card.id,
                 "roll": roll,
                 "modifier": mod,
-                "success": ok,
+                "success": roll + mod >= ESCAPE_ROLL,
             },
         )
     )
-    if ok:
-        ev.append(Event("escaped", {"player": p.name, "card": card.id, "automatic": False}))
-    elif is_race(g, p, "halfling") and p.hand and seat not in c.rerolled:
+    settle_roll(g, seat, monster, roll + mod, 0, ev)
+
+
+def settle_roll(g: GameState, seat: int, monster: int, total: int, flight: int, ev: list[Event]) -> None:
+    """A roll's outcome, once its total (with `flight` cards already paid) is known: escape,
+    the Wizard's flight, the Halfling's re-roll, or the Bad Stuff (B9, B14). `flight` is -1
+    once the Wizard has declined to pay more."""
+    p, c = g.players[seat], fight(g)
+    if total + max(0, flight) >= ESCAPE_ROLL:
+        ev.append(Event("escaped", {"player": p.name, "card": g.defs[monster].id, "automatic": False}))
+    elif _flight_helps(g, seat, total, flight):
+        options = ("decline", *g.distinct_ids(p.hand))
+        g.prompt = Prompt(seat, "flight", options, (monster, total, flight))
+    elif g.options.halfling_reroll and is_race(g, p, "halfling") and p.hand and seat not in c.rerolled:
         g.prompt = Prompt(seat, "reroll", ("decline", *g.distinct_ids(p.hand)), (monster,))
     else:
         caught(g, seat, monster, ev)
+
+
+def _flight_helps(g: GameState, seat: int, total: int, flight: int) -> bool:
+    """A Wizard may still pay for flight, and enough cards could make the roll (B14)."""
+    p = g.players[seat]
+    if flight < 0 or not is_class(g, p, "wizard"):
+        return False
+    more = min(len(p.hand), g.options.power_discards - flight)
+    return more > 0 and total + flight + more >= ESCAPE_ROLL
+
+
+def answer_flight(g: GameState, prompt: Prompt, option: str, ev: list[Event]) -> None:
+    """The Wizard discards a card for +1 to the roll just seen, or declines (B14)."""
+    monster, total, flight = prompt.data
+    assert isinstance(monster, int) and isinstance(total, int) and isinstance(flight, int)
+    if option == "decline":
+        settle_roll(g, prompt.player, monster, total, -1, ev)
+        return
+    _discard_from_hand(g, prompt.player, option)
+    ev.append(
+        Event("power_used", {"player": g.players[prompt.player].name, "power": "flight", "card": option})
+    )
+    settle_roll(g, prompt.player, monster, total, flight + 1, ev)
+
+
+def _discard_from_hand(g: GameState, seat: int, card_id: str) -> None:
+    p = g.players[seat]
+    inst = g.find(p.hand, card_id)
+    assert inst is not None
+    p.hand.remove(inst)
+    discard(g, inst)
 
 
 def caught(g: GameState, seat: int, monster: int, ev: list[Event]) -> None:
@@ -111,18 +155,13 @@ def caught(g: GameState, seat: int, monster: int, ev: list[Event]) -> None:
 
 def answer_reroll(g: GameState, prompt: Prompt, option: str, ev: list[Event]) -> None:
     """A Halfling may discard a card to roll a failed run-away roll again, once (B14)."""
-    from munchkin.engine.rules.items import discard
-
     monster = prompt.data[0]
     assert isinstance(monster, int)
     if option == "decline":
         caught(g, prompt.player, monster, ev)
         return
     p = g.players[prompt.player]
-    inst = g.find(p.hand, option)
-    assert inst is not None
-    p.hand.remove(inst)
-    discard(g, inst)
+    _discard_from_hand(g, prompt.player, option)
     fight(g).rerolled.append(prompt.player)
     ev.append(Event("power_used", {"player": p.name, "power": "re-roll", "card": option}))
     g.tasks.insert(0, ("roll", prompt.player, monster))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from munchkin.cards.schema import CardDef, VsBonus
 from munchkin.engine.explain import Breakdown, Part
-from munchkin.engine.rules.character import classes, hireling_traits, is_class, races
+from munchkin.engine.rules.character import classes, full_traits, hireling_traits, is_class, races
 from munchkin.engine.rules.items import can_use, hireling_can_use
 from munchkin.engine.state import Combat, GameState
 
@@ -54,9 +54,12 @@ def monster_level(g: GameState, inst: int) -> int:
 
 
 def _vs_matches(g: GameState, vs: VsBonus, seat: int) -> str | None:
-    """Whom a monster's bonus matches: the character, or the character's hireling (H12)."""
+    """Whom a monster's bonus matches: the character, or the character's hireling (H12). A
+    bonus for the monster ignores a race or class held beside Half-Breed or Super Munchkin
+    alone: its owner has none of its disadvantages (B14)."""
     p = g.players[seat]
-    if _traits_match(vs, races(g, p), classes(g, p), p.sex):
+    race_ids, class_ids = full_traits(g, p) if vs.bonus > 0 else (races(g, p), classes(g, p))
+    if _traits_match(vs, race_ids, class_ids, p.sex):
         return p.name
     for h in p.hirelings:
         if _traits_match(vs, *hireling_traits(g, h)):
@@ -120,12 +123,13 @@ def munchkin_side(g: GameState) -> Breakdown:
 
 
 def munchkins_win(g: GameState) -> bool:
-    """Strictly stronger wins; a Warrior fighter wins ties (B6, B14)."""
+    """Strictly stronger wins; a Warrior on the munchkins' side, fighter or helper, wins ties
+    (B6, B14)."""
     c = _combat(g)
     ours, theirs = munchkin_side(g).total, monster_side(g).total
     if ours > theirs:
         return True
-    return ours == theirs and is_class(g, g.players[c.fighter], "warrior")
+    return ours == theirs and any(is_class(g, g.players[s], "warrior") for s in c.fighters())
 
 
 def _combat(g: GameState) -> Combat:

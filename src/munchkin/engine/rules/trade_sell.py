@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import combinations
 
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
-from munchkin.engine.rules.character import WIN_LEVEL, is_race
+from munchkin.engine.rules.character import is_race, win_level
 from munchkin.engine.rules.effects import part_with
 from munchkin.engine.rules.items import (
     discard,
@@ -21,6 +22,7 @@ from munchkin.engine.timing import free_to_act, require_own_turn_calm
 from munchkin.engine.verbs import holds, register, require, seat_of, single
 
 GOLD_PER_LEVEL = 1000
+LISTED_SALE_SIZE = 3
 
 
 def _sellable(g: GameState, seat: int) -> list[int]:
@@ -34,60 +36,132 @@ def _sale(a: Action) -> tuple[str, ...]:
     return a.cards or ((a.arg,) if a.arg else ())
 
 
-def _may_sell(g: GameState, seat: int) -> None:
+def may_sell(g: GameState, seat: int) -> None:
     """Items are sold on your own turn, outside combat (B12)."""
     require_own_turn_calm(g, seat, "B12", "items are sold")
     require(g.phase != "setup", "B12", "items are sold on your own turn")
 
 
-def check_sell(g: GameState, seat: int, a: Action) -> None:
-    _may_sell(g, seat)
-    pool = _sellable(g, seat)
-    for card_id in _sale(a):
-        inst = g.find(pool, card_id)
-        require(inst is not None, "B12", f"{card_id} is not an item of yours with a gold value")
-        pool.remove(inst or 0)
-    require(bool(_sale(a)), "B12", "name the items to sell")
+def sale_gold(g: GameState, seat: int, sold: list[int]) -> int:
+    """What a set of items fetches: a Halfling's first sale of the turn counts its most
+    valuable item twice (B12, B14)."""
+    values = [g.defs[i].value or 0 for i in sold]
+    doubled = max(values, default=0) if _doubles(g, seat) else 0
+    return sum(values) + doubled
 
 
-def do_sell(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
-    """Every full 1000 gold of this turn's sales buys a level, never the winning one; a
-    Halfling sells one item a turn at double value (B12, B14)."""
-    p = g.players[seat]
+def _doubles(g: GameState, seat: int) -> bool:
+    return not g.sold_double and is_race(g, g.players[seat], "halfling")
+
+
+def sale_levels(g: GameState, seat: int, gold: int) -> int:
+    """Levels a sale gives: one per full 1000 gold (with the turn's pooled gold, when the
+    table pools it), never the winning level (B12)."""
+    pooled = g.gold if g.options.sale_gold == "pooled" else 0
+    room = max(0, win_level(g) - 1 - g.players[seat].level)
+    return min((gold + pooled) // GOLD_PER_LEVEL, room)
+
+
+def check_sale(g: GameState, seat: int, sold: list[int]) -> None:
+    """A sale must be able to give a level: worth 1000 gold or more, and not when the next
+    level would be the winning one (B12)."""
+    require(
+        g.players[seat].level + 1 < win_level(g),
+        "B12",
+        "a sale could give no level: the next level is the winning one",
+    )
+    if g.options.sale_gold == "lost":
+        gold = sale_gold(g, seat, sold)
+        require(gold >= GOLD_PER_LEVEL, "B12", f"a sale must be worth 1000 gold or more (this is {gold})")
+
+
+def _picked(g: GameState, seat: int, card_ids: tuple[str, ...]) -> list[int]:
     pool = _sellable(g, seat)
     sold = []
-    for card_id in _sale(a):
+    for card_id in card_ids:
         inst = g.find(pool, card_id)
+        require(inst is not None, "B12", f"{card_id} is not an item of yours with a gold value")
         assert inst is not None
         pool.remove(inst)
         sold.append(inst)
-    values = sorted((g.defs[i].value or 0 for i in sold), reverse=True)
-    if values and not g.sold_double and is_race(g, p, "halfling"):
-        g.sold_double = True
-        values[0] *= 2
-    for inst in sold:
+    return sold
+
+
+def check_sell(g: GameState, seat: int, a: Action) -> None:
+    may_sell(g, seat)
+    require(bool(_sale(a)), "B12", "name the items to sell")
+    check_sale(g, seat, _picked(g, seat, _sale(a)))
+
+
+def do_sell(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    sell(g, seat, _picked(g, seat, _sale(a)), ev)
+
+
+def sell(g: GameState, seat: int, sold: list[int], ev: list[Event]) -> None:
+    """One sale: the items go, every full 1000 gold buys a level (never the winning one),
+    and the rest is lost, or pooled for the turn when the table chose so (B12, B14)."""
+    p = g.players[seat]
+    gold = sale_gold(g, seat, sold)
+    g.sold_double = g.sold_double or _doubles(g, seat)
+    levels = sale_levels(g, seat, gold)
+    if g.options.sale_gold == "pooled":
+        g.gold = (g.gold + gold) % GOLD_PER_LEVEL
+    for inst in sorted(sold, key=lambda i: i in p.hirelings):  # a hireling after what it carries
         if inst in p.hand:
             p.hand.remove(inst)
             discard(g, inst)
         else:
             part_with(g, seat, inst, ev)
-    g.gold += sum(values)
-    levels = min(g.gold // GOLD_PER_LEVEL, max(0, WIN_LEVEL - 1 - p.level))
-    g.gold -= (g.gold // GOLD_PER_LEVEL) * GOLD_PER_LEVEL
-    ev.append(
-        Event("sold", {"player": p.name, "cards": list(_sale(a)), "gold": sum(values), "levels": levels})
-    )
+    ids = [g.defs[i].id for i in sold]
+    ev.append(Event("sold", {"player": p.name, "cards": ids, "gold": gold, "levels": levels}))
     if levels:
         p.level += levels
         ev.append(Event("level_up", {"player": p.name, "level": p.level, "source": "sale"}))
 
 
 def sell_options(g: GameState, seat: int) -> list[Action]:
-    """One item at a time: gold adds up over the turn, so any sale is a sequence of these
-    (checked here with the parts of `check_sell`)."""
-    if not holds(_may_sell, g, seat):
+    """Sales of up to three items in which every item is needed for the levels they give
+    (ruling R7; larger sales are legal too), checked here with the parts of `check_sell`."""
+    if not holds(may_sell, g, seat) or g.players[seat].level + 1 >= win_level(g):
         return []
-    return [Action("sell", cards=(card_id,)) for card_id in g.distinct_ids(_sellable(g, seat))]
+    cards = g.distinct(_sellable(g, seat)) + _second_copies(g, seat)
+    if g.options.sale_gold == "pooled":
+        return [Action("sell", cards=(g.defs[i].id,)) for i in g.distinct(cards)]
+    goods = [(g.defs[i].id, g.defs[i].value or 0) for i in cards]
+    double = _doubles(g, seat)
+    if sum(v for _, v in goods) * (2 if double else 1) < GOLD_PER_LEVEL:
+        return []
+    room = win_level(g) - 1 - g.players[seat].level
+    seen: set[tuple[str, ...]] = set()
+    actions = []
+    for size in range(1, LISTED_SALE_SIZE + 1):
+        for sold in combinations(goods, size):
+            values = [v for _, v in sold]
+            levels = min(_gold(values, double) // GOLD_PER_LEVEL, room)
+            if levels == 0 or any(_unneeded(values, k, double, room, levels) for k in range(size)):
+                continue
+            ids = tuple(sorted(card_id for card_id, _ in sold))
+            if ids not in seen:
+                seen.add(ids)
+                actions.append(Action("sell", cards=ids))
+    return actions
+
+
+def _gold(values: list[int], double: bool) -> int:
+    return sum(values) + (max(values, default=0) if double else 0)
+
+
+def _unneeded(values: list[int], k: int, double: bool, room: int, levels: int) -> bool:
+    """Whether the sale gives as many levels without its k-th item."""
+    rest = values[:k] + values[k + 1 :]
+    return min(_gold(rest, double) // GOLD_PER_LEVEL, room) >= levels
+
+
+def _second_copies(g: GameState, seat: int) -> list[int]:
+    """A second copy of each card, so that a sale may hold two copies of one card."""
+    sellable = _sellable(g, seat)
+    first = set(g.distinct(sellable))
+    return g.distinct([i for i in sellable if i not in first])
 
 
 def check_trade(g: GameState, seat: int, a: Action) -> None:

@@ -8,14 +8,12 @@ from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import hand_limit, is_class
 from munchkin.engine.rules.combat import start_fight
-from munchkin.engine.rules.decks import draw, draw_to_hand
+from munchkin.engine.rules.decks import act_when_drawn, acts_when_drawn, deal, draw, draw_to_hand
 from munchkin.engine.rules.items import discard
-from munchkin.engine.rules.play import curse_hits, divine_intervention
+from munchkin.engine.rules.play import curse_hits
 from munchkin.engine.state import GameState, Prompt
 from munchkin.engine.timing import free_to_act
 from munchkin.engine.verbs import Options, register, require, single
-
-STARTING_CARDS = 4
 
 
 def _active_in(g: GameState, seat: int, phase: str) -> bool:
@@ -77,10 +75,9 @@ def reveal_door(g: GameState, seat: int, inst: int, ev: list[Event]) -> None:
     elif kind in ("curse", "trap"):
         g.phase = "after_door"
         curse_hits(g, seat, inst, caster=None)
-    elif kind == "divine_intervention":
+    elif acts_when_drawn(g, inst):
         g.phase = "after_door"
-        discard(g, inst)
-        divine_intervention(g, ev, g.defs[inst].id)
+        act_when_drawn(g, inst, ev)
     else:
         g.face_up = inst
         g.phase = "face_up"
@@ -208,30 +205,61 @@ def charity_or_next(g: GameState, ev: list[Event]) -> None:
 
 
 def give_charity(g: GameState, prompt: Prompt, card_id: str, ev: list[Event]) -> None:
-    """The card goes to the lowest-level player with the fewest gifts so far, or is
-    discarded when the giver is (one of) the lowest (B5)."""
+    """The card goes to the lowest-level player, split as evenly as possible: among those
+    tied with the fewest gifts so far, the giver chooses; the giver who is (one of) the
+    lowest discards it (B5)."""
     seat = prompt.player
     p = g.players[seat]
     inst = g.find(p.hand, card_id)
     assert inst is not None
-    p.hand.remove(inst)
-    others = [i for i, q in enumerate(g.players) if i != seat and not q.dead]
-    lowest = min((g.players[i].level for i in others), default=p.level)
-    if p.level <= lowest:
+    candidates = charity_takers(g, seat)
+    if not candidates:
+        p.hand.remove(inst)
         discard(g, inst)
         ev.append(Event("charity", {"player": p.name, "card": card_id, "to": None}))
+        charity_or_next(g, ev)
+    elif len(candidates) == 1:
+        hand_charity(g, seat, inst, candidates[0], ev)
     else:
-        given = dict(g.charity_given)
-        candidates = [i for i in others if g.players[i].level == lowest]
-        to = min(candidates, key=lambda i: (given.get(i, 0), (i - seat) % len(g.players)))
-        g.players[to].hand.append(inst)
-        g.charity_given = tuple({**given, to: given.get(to, 0) + 1}.items())
-        ev.append(Event("charity", {"player": p.name, "card": card_id, "to": g.players[to].name}))
+        names = tuple(g.players[i].name for i in candidates)
+        g.prompt = Prompt(seat, "charity_to", names, (inst,))
+
+
+def charity_takers(g: GameState, seat: int) -> list[int]:
+    """Who may take the giver's next card: the lowest-level living others who have had the
+    fewest cards of this charity; none when the giver is (one of) the lowest (B5)."""
+    others = [i for i, q in enumerate(g.players) if i != seat and not q.dead]
+    if not others:
+        return []
+    lowest = min(g.players[i].level for i in others)
+    if g.players[seat].level <= lowest:
+        return []
+    given = dict(g.charity_given)
+    tied = [i for i in others if g.players[i].level == lowest]
+    fewest = min(given.get(i, 0) for i in tied)
+    return [i for i in tied if given.get(i, 0) == fewest]
+
+
+def answer_charity_to(g: GameState, prompt: Prompt, name: str, ev: list[Event]) -> None:
+    """The giver's choice among tied lowest players (B5)."""
+    inst = prompt.data[0]
+    assert isinstance(inst, int)
+    hand_charity(g, prompt.player, inst, g.index(name), ev)
+
+
+def hand_charity(g: GameState, seat: int, inst: int, to: int, ev: list[Event]) -> None:
+    p = g.players[seat]
+    p.hand.remove(inst)
+    g.players[to].hand.append(inst)
+    given = dict(g.charity_given)
+    g.charity_given = tuple({**given, to: given.get(to, 0) + 1}.items())
+    ev.append(Event("charity", {"player": p.name, "card": g.defs[inst].id, "to": g.players[to].name}))
     charity_or_next(g, ev)
 
 
 def next_turn(g: GameState, ev: list[Event]) -> None:
-    """The next player's turn; a character who died starts it with new cards (B10)."""
+    """The next player's turn. The dead come back as it begins, holding no cards; a
+    character who came back starts its own next turn with 4 door and 4 treasure cards (B10)."""
     g.active = (g.active + 1) % len(g.players)
     g.turn += 1
     g.phase = "start"
@@ -241,10 +269,14 @@ def next_turn(g: GameState, ev: list[Event]) -> None:
     g.charity_given = ()
     p = g.players[g.active]
     ev.append(Event("turn_started", {"player": p.name, "turn": g.turn}))
-    if p.dead:
-        p.dead = False
-        draw_to_hand(g, g.active, "door", STARTING_CARDS, ev)
-        draw_to_hand(g, g.active, "treasure", STARTING_CARDS, ev)
+    for q in g.players:
+        if q.dead:
+            q.dead = False
+            q.awaiting_cards = True
+            ev.append(Event("came_back", {"player": q.name}))
+    if p.awaiting_cards:
+        p.awaiting_cards = False
+        deal(g, g.active, ev)
 
 
 register("kick_door", check_kick, do_kick, kick_options)
