@@ -44,10 +44,11 @@ def _may_be_asked(g: GameState, seat: int, helper: int) -> None:
     """Whether the fighter may ask this player, whatever the bribe (B8)."""
     require(helper != seat and not g.players[helper].dead, "B8", "ask another living player")
     c = g.combat
+    asks = g.options.help_asks
     require(
-        c is None or helper not in c.declined,
+        c is None or c.declined.count(helper) < asks,
         "B8",
-        "they declined already: each player is asked once a fight",
+        f"they declined already: each player is asked {asks} time{'s' * (asks > 1)} a fight",
     )
 
 
