@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_core import ErrorDetails
 from yaml.reader import ReaderError
 
-from munchkin.cards.schema import EFFECT_KEYS, CardDef
+from munchkin.cards.schema import ANSWER_WORDS, EFFECT_KEYS, FIGHT_WORDS, CardDef
 from munchkin.errortext import clean, key_path, problem, show, suggest
 
 __all__ = [
@@ -368,15 +368,52 @@ def _check_card(card: CardDef) -> None:
     """Rules across keys, beyond the schema; only keys written in the file count."""
     given = card.model_fields_set
     if card.type != "monster":
-        for key in ("level", "bad_stuff", "vs", "even_if_escaped", "escape_below", "no_escape"):
+        for key in (*MONSTER_KEYS, "ignores", "defeated_by", "beaten_by", "no_help"):
             if key in given:
                 raise _Problem(f"only for monsters (type is '{card.type}')", key)
-    if card.hands == 2 and card.slot != "hands":
+    if card.hands == 2 and card.slot != "hands" and "hands" not in card.extra_slots:
         raise _Problem(f"2 hands needs 'slot: hands' (slot is '{card.slot}')", "hands")
+    _check_words(card, given)
     if "carries" in given and card.type != "hireling":
         raise _Problem(f"only for hirelings (type is '{card.type}')", "carries")
     if "enhances" in given and card.type != "other":
         raise _Problem(f"only for race and class enhancers, type other (type is '{card.type}')", "enhances")
+
+
+MONSTER_KEYS = ("level", "bad_stuff", "vs", "even_if_escaped", "escape_below", "no_escape")
+
+
+def _check_words(card: CardDef, given: set[str]) -> None:
+    """The newer words of docs/card-format.md, each only where it means something."""
+    if "extra_slots" in given and card.type != "item":
+        raise _Problem(f"only for items (type is '{card.type}')", "extra_slots")
+    if card.slot in card.extra_slots:
+        raise _Problem(f"'{card.slot}' is already the item's slot", "extra_slots")
+    if "immune_to" in given and card.type not in ("item", "steed", "hireling"):
+        raise _Problem(f"only for items, steeds and hirelings (type is '{card.type}')", "immune_to")
+    for word in card.immune_to:
+        if word not in EFFECT_KEYS:
+            raise _Problem(f"'{clean(word)}' is not an effect word{suggest(word, EFFECT_KEYS)}", "immune_to")
+    for key in ("unless_highest", "on_other"):
+        if key in given and card.type != "go_up_a_level":
+            raise _Problem(f"only for Go Up a Level cards (type is '{card.type}')", key)
+    for key in ("bad_stuff", "even_if_escaped"):
+        for effect in getattr(card, key):
+            if effect.kind in FIGHT_WORDS or effect.kind in ANSWER_WORDS:
+                raise _Problem(f"'{effect.kind}' is played from a hand, never Bad Stuff", key)
+    played = card.type in ("one_shot", "other", "curse", "trap")
+    for effect in card.effects:
+        if (effect.kind in FIGHT_WORDS or effect.kind in ANSWER_WORDS) and card.type not in (
+            "one_shot",
+            "other",
+        ):
+            raise _Problem(
+                f"'{effect.kind}' is for one-shots and other cards (type is '{card.type}')", "effects"
+            )
+        if not played and "effects" in given and card.type != "go_up_a_level":
+            raise _Problem(
+                f"effects are for curses, traps, one-shots and other cards (type is '{card.type}')", "effects"
+            )
 
 
 def _validate(model: type[_Model], raw: object, depth: int) -> _Model:

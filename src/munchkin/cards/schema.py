@@ -63,7 +63,41 @@ EFFECT_KEYS = (
     "draw_treasures",
     "remove_curse",
     "conditional",
+    # answers to what just happened (rules/responses.py)
+    "set_die",
+    "roll_again",
+    "cancel_curse",
+    # fight words (rules/fight_cards.py)
+    "twin",
+    "illusion",
+    "force_help",
+    "send_away",
+    "pass_fight",
+    "double_strength",
+    "escape_together",
+    # what happens to players
+    "steal_level",
+    "others_take",
+    "swap_race",
+    "swap_class",
+    "income_tax",
+    "doom",
+    "no_divine",
 )
+FIGHT_WORDS = (
+    "twin",
+    "illusion",
+    "force_help",
+    "send_away",
+    "pass_fight",
+    "double_strength",
+    "escape_together",
+)
+"""Effects that act on the fight itself, played from the hand (rules/fight_cards.py)."""
+ANSWER_WORDS = ("set_die", "roll_again", "cancel_curse")
+"""Effects that answer a die roll or a curse just played (rules/responses.py)."""
+LASTING_WORDS = ("run_away", "combat", "doom", "no_divine")
+"""Effects that stay on their victim with the curse card (B15)."""
 
 
 class _Strict(BaseModel):
@@ -129,6 +163,23 @@ class Effect(_Strict):
     draw_treasures: int | None = Field(default=None, ge=1)
     remove_curse: Literal[True] | None = None
     conditional: Conditional | None = None
+    set_die: Literal[True] | None = None
+    roll_again: Literal[True] | None = None
+    cancel_curse: Literal[True] | None = None
+    twin: Literal[True] | None = None
+    illusion: Literal[True] | None = None
+    force_help: Literal[True] | None = None
+    send_away: Literal["treasures", "nothing"] | None = None
+    pass_fight: Literal[True] | None = None
+    double_strength: Literal[True] | None = None
+    escape_together: Literal[True] | None = None
+    steal_level: Literal[True] | None = None
+    others_take: int | None = Field(default=None, ge=1, le=5)
+    swap_race: Literal[True] | None = None
+    swap_class: Literal[True] | None = None
+    income_tax: Literal[True] | None = None
+    doom: Literal[True] | None = None
+    no_divine: Literal[True] | None = None
 
     @model_validator(mode="after")
     def _exactly_one_key(self) -> Effect:
@@ -150,7 +201,7 @@ class Effect(_Strict):
     @property
     def lasting(self) -> bool:
         """A lasting modifier stays on its victim with the curse card (B15)."""
-        return self.kind in ("run_away", "combat")
+        return self.kind in LASTING_WORDS
 
 
 class VsBonus(_Strict):
@@ -165,6 +216,22 @@ class VsBonus(_Strict):
     def _one_trait(self) -> VsBonus:
         if sum(x is not None for x in (self.race, self.class_, self.sex)) != 1:
             raise ValueError("a vs bonus names exactly one of race, class, sex")
+        return self
+
+
+class RewardBonus(_Strict):
+    """Extension: extra levels or treasures for a monster beaten by a race, class or sex."""
+
+    race: Slug | None = None
+    class_: Slug | None = Field(default=None, alias="class")
+    sex: Sex | None = None
+    levels: int = Field(default=0, ge=0)
+    treasures: int = Field(default=0, ge=0)
+
+    @model_validator(mode="after")
+    def _one_trait(self) -> RewardBonus:
+        if sum(x is not None for x in (self.race, self.class_, self.sex)) != 1:
+            raise ValueError("a beaten_by entry names exactly one of race, class, sex")
         return self
 
 
@@ -222,6 +289,22 @@ class CardDef(_Strict):
     cards, adding `bonus` (and `run_away`) while that card is in play."""
     even_if_escaped: tuple[Effect, ...] = ()
     """Monsters: Bad Stuff that hits every munchkin of a lost fight, even one who escapes (H4)."""
+    ignores: Condition | None = None
+    """Monsters: will not fight a fighter of this kind; it leaves the fight, giving nothing."""
+    defeated_by: Condition | None = None
+    """Monsters: a fighter or helper of this kind defeats it at once: its treasures, no level."""
+    beaten_by: tuple[RewardBonus, ...] = ()
+    """Monsters: extra levels and treasures when someone of this kind is on the winning side."""
+    no_help: bool = False
+    """Monsters: nobody may help against it (B8)."""
+    extra_slots: tuple[Literal["headgear", "armor", "footgear", "hands"], ...] = ()
+    """Items: slots taken besides `slot` (with `hands` in it, `hands:` hands are used)."""
+    immune_to: tuple[str, ...] = ()
+    """Items and steeds in use: effect words of curses that do not affect their owner."""
+    unless_highest: bool = False
+    """Go Up a Level: refused to a player of the highest level (ties included)."""
+    on_other: bool = False
+    """Go Up a Level: played on another player (`target:`), never on oneself."""
 
     @model_validator(mode="after")
     def _fill_and_check(self) -> CardDef:
@@ -232,6 +315,10 @@ class CardDef(_Strict):
         if self.type == "steed":
             object.__setattr__(self, "big", True)
         return self
+
+    def takes(self, slot: str) -> bool:
+        """Whether this item is worn in `slot` (its `slot`, or one of its `extra_slots`)."""
+        return self.slot == slot or slot in self.extra_slots
 
     @property
     def is_item(self) -> bool:

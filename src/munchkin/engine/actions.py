@@ -37,7 +37,7 @@ VERB_FIELDS: dict[str, frozenset[str]] = {
         "look_for_trouble": "arg",
         "end_turn": "",
         "pass": "",
-        "play": "arg target on",
+        "play": "arg target on cards",
         "keep": "arg",
         "monstrify": "arg",
         "equip": "arg hireling",

@@ -13,10 +13,12 @@ from collections.abc import Iterator
 
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
-from munchkin.engine.rules import effects, limits, run_away
+from munchkin.engine.rules import death, effects, limits, player_effects, run_away
 from munchkin.engine.rules.character import classes
-from munchkin.engine.rules.combat import resolve
-from munchkin.engine.rules.play import fixing_plays
+from munchkin.engine.rules.combat import apply_conditions, resolve
+from munchkin.engine.rules.play import answer_plays, curse_takes_effect, fixing_plays
+from munchkin.engine.rules.powers import settle_theft
+from munchkin.engine.rules.responses import passed, responders, set_die
 from munchkin.engine.rules.turn import answer_charity_to, give_charity, next_turn
 from munchkin.engine.state import GameState, Prompt
 from munchkin.engine.timing import free_to_act, in_fight
@@ -81,6 +83,9 @@ def legal_actions(g: GameState, seat: int) -> list[Action]:
             return []
         answers = [Action("choose", option) for option in g.prompt.options]
         return answers + fixing_plays(g, seat) if g.prompt.kind in limits.LIMIT_PROMPTS else answers
+    if g.pending is not None:
+        plays = answer_plays(g, seat)
+        return [*plays, Action("pass")] if plays else []
     actions: list[Action] = []
     for verb in _asked(SITUATIONS[situation(g, seat)], classes(g, g.players[seat])):
         if verb.prechecked:
@@ -126,6 +131,8 @@ def waiting_for(g: GameState) -> list[int]:
         return []
     if g.prompt is not None:
         return [g.prompt.player]
+    if g.pending is not None:
+        return responders(g)
     if g.offer is not None:
         return [g.offer.taker]
     if g.phase == "setup":
@@ -155,7 +162,11 @@ def default_action(g: GameState, seat: int) -> Action:
 def advance(g: GameState, ev: list[Event]) -> None:
     """Let the game run on until someone has a real decision to make."""
     while g.phase != "over":
-        if g.tasks and g.prompt is None:
+        if g.pending is not None:
+            if g.prompt is not None or responders(g):
+                return
+            _settle_pending(g, ev)
+        elif g.tasks and g.prompt is None:
             _run_task(g, ev)
         elif g.phase == "setup":
             if not _skip_silent_setup(g, ev):
@@ -169,6 +180,20 @@ def advance(g: GameState, ev: list[Event]) -> None:
             REGISTRY["keep"].do(g, g.active, Action("keep"), ev)  # nothing else to do with it (R1, H2)
         else:
             return
+
+
+def _settle_pending(g: GameState, ev: list[Event]) -> None:
+    """Nobody answers any more: the roll or the curse takes effect (B9, B14, B15)."""
+    p = g.pending
+    assert p is not None
+    g.pending = None
+    if p.kind == "run":
+        assert p.seat is not None
+        run_away.settle_roll(g, p.seat, p.card, p.value + p.modifier, 0, ev)
+    elif p.kind == "theft":
+        settle_theft(g, p, ev)
+    else:
+        curse_takes_effect(g, p.other, p.card, p.seat)
 
 
 def _face_up_choice(g: GameState) -> bool:
@@ -187,11 +212,13 @@ def _run_task(g: GameState, ev: list[Event]) -> None:
     elif kind == "ran":
         run_away.ran_task(g, task[1], ev)  # type: ignore[arg-type]
     elif kind == "loot":
-        effects.loot_task(g, task[1], ev)  # type: ignore[arg-type]
+        death.loot_task(g, task[1], ev)  # type: ignore[arg-type]
     elif kind == "fit":
         limits.fit_task(g, task[1], ev)  # type: ignore[arg-type]
+    elif kind == "tax":
+        player_effects.tax_task(g, task[1], task[2], task[3], ev)  # type: ignore[arg-type]
     elif kind == "discard_body":
-        effects.discard_body(g)
+        death.discard_body(g)
 
 
 def _skip_silent_setup(g: GameState, ev: list[Event]) -> bool:
@@ -212,6 +239,9 @@ def _settle_window(g: GameState, ev: list[Event]) -> bool:
     assert c is not None
     if c.asked is not None:
         return False
+    apply_conditions(g, ev)
+    if g.combat is None:
+        return True
     for i, done in enumerate(c.passed):
         if not done and i != c.fighter and (g.players[i].dead or not has_response(g, i)):
             c.passed[i] = True
@@ -228,13 +258,17 @@ def answer_prompt(g: GameState, prompt: Prompt, option: str, ev: list[Event]) ->
     elif prompt.kind == "charity_to":
         answer_charity_to(g, prompt, option, ev)
     elif prompt.kind == "loot":
-        effects.take_loot(g, prompt.player, option, ev)
+        death.take_loot(g, prompt.player, option, ev)
     elif prompt.kind == "reroll":
         run_away.answer_reroll(g, prompt, option, ev)
     elif prompt.kind == "flight":
         run_away.answer_flight(g, prompt, option, ev)
     elif prompt.kind in ("take_off", "get_rid", "keep_race", "keep_class"):
         limits.answer_fit(g, prompt, option, ev)
+    elif prompt.kind in ("tax_item", "pay_tax"):
+        player_effects.answer_tax(g, prompt, option, ev)
+    elif prompt.kind == "set_die":
+        set_die(g, prompt, option, ev)
     elif prompt.kind == "half_trait":
         effects.answer_half_trait(g, prompt, option, ev)
     else:
@@ -245,6 +279,9 @@ def answer_prompt(g: GameState, prompt: Prompt, option: str, ev: list[Event]) ->
 
 
 def check_pass(g: GameState, seat: int, a: Action) -> None:
+    if g.pending is not None:
+        require(seat in responders(g), "B16", "you have nothing to answer with")
+        return
     if g.phase == "setup":
         require(not g.setup_passed[seat], "B1", "you are already done")
         return
@@ -262,7 +299,9 @@ def check_pass(g: GameState, seat: int, a: Action) -> None:
 
 
 def do_pass(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
-    if g.phase == "setup":
+    if g.pending is not None:
+        passed(g, seat)
+    elif g.phase == "setup":
         g.setup_passed[seat] = True
     else:
         assert g.combat is not None
@@ -302,7 +341,12 @@ def _no_options(g: GameState, seat: int) -> Iterator[Action]:
     return iter(())
 
 
-register("pass", check_pass, do_pass, single("pass", lambda g, s: g.phase == "setup" or g.combat is not None))
+register(
+    "pass",
+    check_pass,
+    do_pass,
+    single("pass", lambda g, s: g.phase == "setup" or g.combat is not None or g.pending is not None),
+)
 register(
     "resolve_combat",
     check_resolve,

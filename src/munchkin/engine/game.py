@@ -23,6 +23,7 @@ from munchkin.engine.rules import (  # noqa: F401  (each module registers its ve
     help,
     hirelings,
     play,
+    player_effects,
     powers,
     run_away,
     trade_sell,

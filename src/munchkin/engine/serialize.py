@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import astuple
 from typing import Any
 
 from munchkin.engine.state import PLAYER_ZONES, GameState
@@ -47,6 +48,7 @@ def state_to_dict(g: GameState) -> dict[str, Any]:
         "offer": None
         if g.offer is None
         else [g.offer.giver, g.offer.taker, list(g.offer.give), list(g.offer.take)],
+        "pending": None if g.pending is None else list(astuple(g.pending)),
         "face_up": g.face_up,
         "body": g.body,
         "tasks": [repr(t) for t in g.tasks],
@@ -83,7 +85,18 @@ def snapshot(g: GameState) -> tuple[object, ...]:
             )
             for p in g.players
         ),
-        (g.active, g.turn, g.phase, g.face_up, g.prompt, g.offer, g.winners, g.gold, g.charity_given),
+        (
+            g.active,
+            g.turn,
+            g.phase,
+            g.face_up,
+            g.prompt,
+            g.offer,
+            g.pending,
+            g.winners,
+            g.gold,
+            g.charity_given,
+        ),
         (g.first_door_kicked, g.fought, g.sold_double, tuple(g.setup_passed)),
         (tuple(g.door_deck), tuple(g.treasure_deck), tuple(g.door_discard), tuple(g.treasure_discard)),
         tuple(sorted((k, tuple(v)) for k, v in g.carrying.items())),

@@ -92,6 +92,7 @@ class Combat:
         "declined",
         "escaped",
         "fighter",
+        "forced",
         "gone_treasures",
         "helper",
         "mods",
@@ -103,6 +104,7 @@ class Combat:
         "reward",
         "runners",
         "stage",
+        "twins",
     )
 
     def __init__(self, fighter: int, n_players: int) -> None:
@@ -123,6 +125,8 @@ class Combat:
         self.rerolled: list[int] = []  # Halflings who used their re-roll (B14)
         self.backstabs: tuple[tuple[int, int], ...] = ()  # (thief, victim): once each per fight (B14)
         self.gone_treasures = 0  # treasures of monsters sent away with them (charm), won at the end (B7)
+        self.twins: tuple[tuple[int, int], ...] = ()  # (twin card, the monster it copies)
+        self.forced = False  # the helper was made to help: leaves when the fight is for the win
 
     def copy(self) -> Combat:
         c = Combat.__new__(Combat)
@@ -132,6 +136,7 @@ class Combat:
         c.passed, c.ready, c.stage = self.passed[:], self.ready, self.stage
         c.runners, c.escaped, c.rerolled = self.runners[:], self.escaped[:], self.rerolled[:]
         c.backstabs, c.gone_treasures = self.backstabs, self.gone_treasures
+        c.twins, c.forced = self.twins, self.forced
         return c
 
     def fighters(self) -> list[int]:
@@ -147,6 +152,27 @@ class Prompt:
     kind: str
     options: tuple[str, ...]
     data: tuple[object, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """Something that has just happened and takes effect once everyone who could respond
+    has (a die roll, a curse played): `kind` "run" (a run-away roll against the monster
+    `card`), "theft" (a theft roll for `card` of seat `other`) or "curse" (the curse `card`
+    on seat `other`, played by `seat`, or drawn face up when `seat` is None)."""
+
+    kind: str
+    seat: int | None
+    card: int
+    other: int = -1
+    value: int = 0  # the die, for rolls
+    modifier: int = 0
+    needs: int = 0  # the total that succeeds
+    passed: tuple[int, ...] = ()  # seats that passed since the last response
+
+    @property
+    def success(self) -> bool:
+        return self.value + self.modifier >= self.needs
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +206,7 @@ class GameState:
         "gold",
         "offer",
         "options",
+        "pending",
         "phase",
         "players",
         "prompt",
@@ -215,6 +242,7 @@ class GameState:
         self.card_sex: dict[int, str] = {}  # a hireling's sex after a change (H15)
         self.combat: Combat | None = None
         self.prompt: Prompt | None = None
+        self.pending: Pending | None = None  # a roll or curse awaiting responses (B9, B15)
         self.offer: Offer | None = None
         self.face_up: int | None = None  # a door drawn face up awaiting keep/play (B4)
         self.body: list[int] = []  # a dead character's cards, awaiting looting (B10)
@@ -238,7 +266,7 @@ class GameState:
         c.attached = {k: v[:] for k, v in self.attached.items()}
         c.card_sex = dict(self.card_sex)
         c.combat = self.combat.copy() if self.combat else None
-        c.prompt, c.offer, c.face_up = self.prompt, self.offer, self.face_up
+        c.prompt, c.offer, c.face_up, c.pending = self.prompt, self.offer, self.face_up, self.pending
         c.tasks, c.body = self.tasks[:], self.body[:]
         c.first_door_kicked, c.fought, c.sold_double = (
             self.first_door_kicked,
@@ -309,5 +337,7 @@ class GameState:
             yield "combat.monsters", self.combat.monsters
             yield "combat.played", [inst for inst, _ in self.combat.played]
         yield "body", self.body
+        if self.pending is not None and self.pending.kind == "curse":
+            yield "pending", [self.pending.card]
         if self.face_up is not None:
             yield "face_up", [self.face_up]

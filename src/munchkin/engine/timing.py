@@ -12,7 +12,13 @@ def own_turn_calm(g: GameState, seat: int) -> bool:
     """On your own turn outside combat (B11), or before the first turn (B1)."""
     if g.phase == "setup":
         return not g.setup_passed[seat]
-    return seat == g.active and g.phase in OWN_TURN_PHASES and g.prompt is None and g.offer is None
+    return (
+        seat == g.active
+        and g.phase in OWN_TURN_PHASES
+        and g.prompt is None
+        and g.offer is None
+        and g.pending is None
+    )
 
 
 def own_turn(g: GameState, seat: int) -> bool:
@@ -28,7 +34,13 @@ def require_own_turn_calm(g: GameState, seat: int, rule: str, what: str) -> None
 
 def in_fight(g: GameState) -> bool:
     """A fight is on and not yet lost (B16)."""
-    return g.combat is not None and g.combat.stage == "fight" and not g.tasks and g.prompt is None
+    return (
+        g.combat is not None
+        and g.combat.stage == "fight"
+        and not g.tasks
+        and g.prompt is None
+        and g.pending is None
+    )
 
 
 def free_to_act(g: GameState, seat: int) -> bool:
@@ -38,4 +50,5 @@ def free_to_act(g: GameState, seat: int) -> bool:
         and (g.prompt is None or g.prompt.player == seat)
         and not g.players[seat].dead
         and not g.tasks
+        and g.pending is None
     )

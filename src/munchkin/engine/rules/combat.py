@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+from munchkin.cards.schema import RewardBonus
 from munchkin.engine.events import Event
-from munchkin.engine.rules.character import gain_levels, is_race
+from munchkin.engine.rules.character import gain_levels, is_race, win_level
 from munchkin.engine.rules.decks import draw
+from munchkin.engine.rules.effects import condition_holds
 from munchkin.engine.rules.items import discard, hand_over
-from munchkin.engine.rules.strength import monster_side, munchkin_side, munchkins_win
+from munchkin.engine.rules.strength import (
+    monster_def,
+    monster_enhancers,
+    monster_side,
+    munchkin_side,
+    munchkins_win,
+)
 from munchkin.engine.state import Combat, GameState
 
 
@@ -50,9 +58,15 @@ def fight(g: GameState) -> Combat:
 def monster_treasures(g: GameState, inst: int) -> int:
     """One monster's treasures: its own plus its enhancers', never below 0 (B16); a steed
     fought as a monster gives 1 (S9)."""
-    card = g.defs[inst]
+    card = monster_def(g, inst)
     own = 1 if card.type == "steed" else card.treasures
-    return max(0, own + sum(g.defs[e].extra_treasures for e in g.attached.get(inst, ())))
+    return max(0, own + sum(g.defs[e].extra_treasures for e in monster_enhancers(g, inst)))
+
+
+def monster_levels(g: GameState, inst: int) -> int:
+    """Levels for killing a monster: as printed, 1 for a steed (S9)."""
+    card = monster_def(g, inst)
+    return 1 if card.type == "steed" else card.levels
 
 
 def treasure_count(g: GameState) -> int:
@@ -91,8 +105,9 @@ def collect_rewards(g: GameState, ev: list[Event]) -> None:
     at once (all who reach the win level win together), then the treasures, face down alone,
     face up when helped (B2, B7, S9)."""
     c = fight(g)
-    treasures = treasure_count(g)
-    levels = sum(1 if g.defs[m].type == "steed" else g.defs[m].levels for m in c.monsters)
+    extra_levels, extra_treasures = reward_bonus(g)
+    treasures = treasure_count(g) + extra_treasures
+    levels = sum(monster_levels(g, m) for m in c.monsters) + extra_levels
     gain_levels(g, c.fighter, levels, ev, "kill", may_win=True)
     if c.helper is not None and is_race(g, g.players[c.helper], "elf"):
         gain_levels(g, c.helper, len(c.monsters), ev, "elf helper", may_win=True)
@@ -163,6 +178,63 @@ def send_away(g: GameState, inst: int, with_treasures: bool, ev: list[Event]) ->
     else:
         collect_rewards(g, ev)
         finish_fight(g, ev)
+
+
+def for_the_win(g: GameState) -> bool:
+    """Whether beating the monsters would take the fighter to the winning level (B2)."""
+    c = fight(g)
+    gain = sum(monster_levels(g, m) for m in c.monsters)
+    return g.players[c.fighter].level + gain >= win_level(g)
+
+
+def unhelpable(g: GameState) -> bool:
+    """A monster of the fight that nobody may help against (B8)."""
+    return any(monster_def(g, m).no_help for m in fight(g).monsters)
+
+
+def apply_conditions(g: GameState, ev: list[Event]) -> None:
+    """What the fight's monsters and its helper do by themselves, checked after every change
+    (B8, B16): a monster leaves a fighter it will not fight (nothing won) and one defeated at
+    once by the fighter or helper (its treasures won, no level); a helper leaves a fight that
+    nobody may help in, and a helper made to help leaves a fight for the win (B2)."""
+    c = fight(g)
+    for inst in list(c.monsters):
+        card = monster_def(g, inst)
+        fighter = g.players[c.fighter]
+        if card.ignores is not None and condition_holds(g, fighter, card.ignores):
+            ev.append(Event("monster_ignores", {"player": fighter.name, "card": g.defs[inst].id}))
+            send_away(g, inst, False, ev)
+        elif card.defeated_by is not None and any(
+            condition_holds(g, g.players[s], card.defeated_by) for s in c.fighters()
+        ):
+            ev.append(Event("monster_defeated", {"player": fighter.name, "card": g.defs[inst].id}))
+            send_away(g, inst, True, ev)
+        if g.combat is None:
+            return
+    if c.helper is not None and (unhelpable(g) or (c.forced and for_the_win(g))):
+        ev.append(Event("helper_left", {"player": g.players[c.helper].name}))
+        c.helper, c.forced, c.reward, c.bribe = None, False, 0, ()
+        reopen_window(g)
+
+
+def reward_bonus(g: GameState) -> tuple[int, int]:
+    """Extra levels and treasures of monsters beaten by someone of a kind they name."""
+    c = fight(g)
+    levels = treasures = 0
+    for inst in c.monsters:
+        for bonus in monster_def(g, inst).beaten_by:
+            if any(_rewarded(g, s, bonus) for s in c.fighters()):
+                levels, treasures = levels + bonus.levels, treasures + bonus.treasures
+    return levels, treasures
+
+
+def _rewarded(g: GameState, seat: int, bonus: RewardBonus) -> bool:
+    p = g.players[seat]
+    return (
+        (bonus.race is not None and is_race(g, p, bonus.race))
+        or (bonus.class_ is not None and g.find(p.classes, bonus.class_) is not None)
+        or (bonus.sex is not None and p.sex == bonus.sex)
+    )
 
 
 def end_next_fight_curses(g: GameState, seat: int) -> None:

@@ -59,5 +59,6 @@ def act_when_drawn(g: GameState, inst: int, ev: list[Event]) -> None:
     """Every Cleric goes up a level, even to the winning level; the card is discarded (B2, B16)."""
     discard(g, inst)
     for i, q in enumerate(g.players):
-        if is_class(g, q, "cleric") and not q.dead:
+        inept = any(kind == "no_divine" for kind, _, _ in q.lasting)  # a curse blocks it (digest §4.32)
+        if is_class(g, q, "cleric") and not q.dead and not inept:
             gain_levels(g, i, 1, ev, g.defs[inst].id, may_win=True)

@@ -11,14 +11,8 @@ from collections.abc import Callable, Sequence
 from munchkin.cards.schema import Condition, Effect
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import classes, full_traits, gain_levels, half_traits, lose_levels, races
-from munchkin.engine.rules.items import (
-    WORN_SLOTS,
-    can_use,
-    discard,
-    receive_problem,
-    reconcile_use,
-    remove_from_play,
-)
+from munchkin.engine.rules.death import kill
+from munchkin.engine.rules.items import WORN_SLOTS, discard, reconcile_use, remove_from_play
 from munchkin.engine.state import GameState, PlayerState, Prompt
 
 Hook = Callable[[GameState, int, int, list[Event]], None]
@@ -34,6 +28,29 @@ def register_hook(name: str) -> Callable[[Hook], Hook]:
         return fn
 
     return wrap
+
+
+Word = Callable[[GameState, int, Effect, int, "int | None", list[Event]], None]
+WORDS: dict[str, Word] = {}
+"""Effect words carried out by other modules (player_effects.py), by effect kind."""
+
+
+def register_word(kind: str) -> Callable[[Word], Word]:
+    """Carry out effects of this kind with the decorated function."""
+
+    def wrap(fn: Word) -> Word:
+        WORDS[kind] = fn
+        return fn
+
+    return wrap
+
+
+def immunities(g: GameState, seat: int) -> frozenset[str]:
+    """Effect words of curses that do not affect the player: `immune_to` of the items and
+    steeds in use and the hirelings in play (digest §2.5)."""
+    p = g.players[seat]
+    cards = [*p.equipped, *p.steeds, *p.hirelings]
+    return frozenset(word for i in cards for word in g.defs[i].immune_to)
 
 
 def queue_effects(
@@ -89,7 +106,12 @@ def apply_effect(
     if p.dead:
         return
     kind, arg, src = effect.kind, effect.arg, g.defs[source].id
-    if kind == "lose_levels":
+    if g.defs[source].type in ("curse", "trap") and kind in immunities(g, seat):
+        ev.append(Event("immune", {"player": p.name, "card": src, "effect": kind}))
+        return
+    if kind in WORDS:
+        WORDS[kind](g, seat, effect, source, caster, ev)
+    elif kind == "lose_levels":
         lose_levels(g, seat, arg, ev, src)
     elif kind == "gain_levels":
         gain_levels(g, seat, arg, ev, src, may_win=False)
@@ -108,8 +130,8 @@ def apply_effect(
         zone = p.classes if kind == "lose_class" else p.races
         if zone:
             _choose_or_do(g, seat, zone, "lose_card", source, ev)
-    elif kind in ("run_away", "combat"):
-        p.lasting.append((kind, arg, source))
+    elif effect.lasting:
+        p.lasting.append((kind, int(arg), source))
         ev.append(Event("lasting_penalty", {"player": p.name, "kind": kind, "amount": arg, "source": src}))
     elif kind == "escape":
         if g.combat is not None and seat not in g.combat.escaped:
@@ -146,7 +168,7 @@ def _lose(g: GameState, seat: int, what: str, source: int, ev: list[Event]) -> N
 def _is_kind(g: GameState, inst: int, what: str) -> bool:
     card = g.defs[inst]
     if what in WORN_SLOTS or what == "hands":
-        return card.slot == what
+        return card.takes(what)
     if what == "big":
         return card.big
     if what == "steed":
@@ -256,99 +278,3 @@ def part_with(g: GameState, seat: int, inst: int, ev: list[Event]) -> None:
         discard(g, carried)
     discard(g, inst)
     reconcile_use(g, seat, ev)
-
-
-def kill(g: GameState, seat: int, ev: list[Event], source: str) -> None:
-    """Death: the hand and everything in play go to the body, which the others loot (B10).
-    Items a hireling carries and cards attached to others (a Cheat!) are laid out as cards
-    of their own; a steed keeps its steed enhancers."""
-    p = g.players[seat]
-    in_play = g.items_in_play(p) + p.hirelings
-    laid_out: list[int] = []
-    for inst in in_play:
-        kept: list[int] = []
-        for attached in g.attached.pop(inst, ()):
-            steed_gear = g.defs[inst].type == "steed" and g.defs[attached].type == "steed_enhancer"
-            (kept if steed_gear else laid_out).append(attached)
-        if kept:
-            g.attached[inst] = kept
-    for h in p.hirelings:
-        g.carrying.pop(h, None)
-        g.card_sex.pop(h, None)
-    body = p.hand + in_play + laid_out
-    for zone in (p.hand, p.equipped, p.carried, p.steeds, p.hirelings):
-        zone.clear()
-    g.body.extend(body)
-    p.dead = True
-    ev.append(Event("died", {"player": p.name, "source": source}))
-    looters = [i for i, q in enumerate(g.players) if i != seat and not q.dead]
-    order = looting_order(g, seat, looters, ev) if g.body else looters
-    g.tasks[0:0] = [*(("loot", looter) for looter in order), ("discard_body",)]
-
-
-def looting_order(g: GameState, dead: int, looters: list[int], ev: list[Event]) -> list[int]:
-    """Highest level first; players tied in level roll the game's dice, highest first, again
-    among those who tie again (B10), or follow the seats from the dead player's left when the
-    table chose so."""
-    n = len(g.players)
-    by_seat = sorted(looters, key=lambda i: (i - dead) % n)
-    order: list[int] = []
-    for level in sorted({g.players[i].level for i in looters}, reverse=True):
-        tied = [i for i in by_seat if g.players[i].level == level]
-        order += _roll_off(g, tied, ev) if g.options.loot_ties == "dice" else tied
-    return order
-
-
-def _roll_off(g: GameState, tied: list[int], ev: list[Event]) -> list[int]:
-    """Players in the order of a die each, highest first; a tie rolls again (B10)."""
-    if len(tied) < 2:
-        return tied
-    rolls: dict[int, list[int]] = {}
-    for seat in tied:
-        roll = g.dice.d6()
-        ev.append(
-            Event(
-                "die_rolled",
-                {"player": g.players[seat].name, "purpose": "looting order", "roll": roll, "modifier": 0},
-            )
-        )
-        rolls.setdefault(roll, []).append(seat)
-    return [seat for roll in sorted(rolls, reverse=True) for seat in _roll_off(g, rolls[roll], ev)]
-
-
-def loot_task(g: GameState, looter: int, ev: list[Event]) -> None:
-    """Each other player, in the looting order, takes one card of the body (B10)."""
-    if not g.body:
-        return
-    options = tuple(g.distinct_ids(g.body))
-    if len(options) == 1:
-        take_loot(g, looter, options[0], ev)
-    else:
-        g.prompt = Prompt(looter, "loot", options)
-
-
-def take_loot(g: GameState, looter: int, card_id: str, ev: list[Event]) -> None:
-    """A looted card goes to the hand; a steed the looter may ride goes into play with its
-    steed enhancers (B10, S5), else to the hand, and its enhancers are discarded."""
-    inst = g.find(g.body, card_id)
-    assert inst is not None
-    g.body.remove(inst)
-    q = g.players[looter]
-    if (
-        g.defs[inst].type == "steed"
-        and can_use(g, q, inst)
-        and receive_problem(g, looter, [inst], []) is None
-    ):
-        q.steeds.append(inst)
-    else:
-        for attached in g.attached.pop(inst, ()):
-            discard(g, attached)
-        q.hand.append(inst)
-    ev.append(Event("looted", {"player": q.name, "card": card_id}))
-
-
-def discard_body(g: GameState) -> None:
-    """What nobody looted is discarded (B10)."""
-    for inst in g.body:
-        discard(g, inst)
-    g.body.clear()

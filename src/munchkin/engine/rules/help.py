@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
-from munchkin.engine.rules.combat import reopen_window, treasure_count
+from munchkin.engine.rules.combat import reopen_window, treasure_count, unhelpable
 from munchkin.engine.rules.items import pick_handed, receive_problem, require_fits
 from munchkin.engine.rules.strength import munchkins_win
 from munchkin.engine.state import GameState
@@ -27,6 +27,7 @@ def _may_ask(g: GameState, seat: int) -> None:
     )
     assert c is not None
     require(c.helper is None and c.asked is None, "B8", "only one other player may help")
+    require(not unhelpable(g), "B8", "nobody may help against this monster")
     require(not munchkins_win(g), "B8", "one cannot ask for help once winning")
 
 

@@ -58,9 +58,11 @@ def hireling_can_use(g: GameState, hireling: int, item: int) -> bool:
 
 
 def _capacity_cards(g: GameState, p: PlayerState) -> list[CardDef]:
-    """Capacity hirelings and steeds in play give extra hands, Big and Complex room (H6, S3)."""
+    """Capacity hirelings and steeds in play give extra hands, Big and Complex room, and so
+    do items in use that give hands (B11, H6, S3)."""
     cards = [g.defs[h] for h in p.hirelings if g.defs[h].carries == 0]
-    return cards + [g.defs[s] for s in p.steeds]
+    worn = [g.defs[i] for i in p.equipped if g.defs[i].extra_hands]  # items with extra hands
+    return cards + [g.defs[s] for s in p.steeds] + worn
 
 
 def hands_available(g: GameState, p: PlayerState) -> int:
@@ -107,9 +109,9 @@ def use_problem(g: GameState, p: PlayerState, equipped: list[int]) -> Problem | 
     """Slots and hands of the items in use (B11, H6)."""
     counted = [i for i in equipped if not cheated(g, i)]
     for slot in WORN_SLOTS:
-        if sum(1 for i in counted if g.defs[i].slot == slot) > 1:
+        if sum(1 for i in counted if g.defs[i].takes(slot)) > 1:
             return Problem(slot, "B11", f"only one {slot} may be in use")
-    hands = sum(g.defs[i].hands for i in counted if g.defs[i].slot == "hands")
+    hands = sum(g.defs[i].hands for i in counted if g.defs[i].takes("hands"))
     if hands > hands_available(g, p):
         return Problem(
             "hands", "B11", f"not enough free hands ({hands} needed, {hands_available(g, p)} available)"

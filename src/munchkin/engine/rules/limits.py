@@ -76,7 +76,7 @@ def _breaking(g: GameState, p: PlayerState, problem: Problem) -> list[int]:
         return [s for s in p.steeds if not cheated(g, s)]
     if kind in ("big", "complex"):
         return [i for i in p.equipped + p.carried if getattr(g.defs[i], kind) and not cheated(g, i)]
-    return [i for i in p.equipped if g.defs[i].slot == kind and not cheated(g, i)]
+    return [i for i in p.equipped if g.defs[i].takes(kind) and not cheated(g, i)]
 
 
 def ways_to_get_rid(g: GameState, seat: int, candidates: list[int]) -> tuple[str, ...]:

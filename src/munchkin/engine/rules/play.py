@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from munchkin.cards.schema import CardDef
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import (
@@ -21,6 +22,7 @@ from munchkin.engine.rules.character import (
 from munchkin.engine.rules.combat import enter_monster, reopen_window
 from munchkin.engine.rules.decks import act_when_drawn
 from munchkin.engine.rules.effects import change_hireling_sex, queue_effects
+from munchkin.engine.rules.fight_cards import check_fight_card, fight_word, play_fight_card
 from munchkin.engine.rules.items import (
     can_use,
     cheated,
@@ -33,7 +35,8 @@ from munchkin.engine.rules.items import (
     use_problem,
 )
 from munchkin.engine.rules.limits import LIMIT_PROMPTS
-from munchkin.engine.state import GameState
+from munchkin.engine.rules.responses import answer_word, answering_cards, play_answer, wait_for_answers
+from munchkin.engine.state import GameState, Pending
 from munchkin.engine.timing import free_to_act, in_fight, own_turn, own_turn_calm, require_own_turn_calm
 from munchkin.engine.verbs import holds, refuse, register, require, seat_of
 
@@ -146,7 +149,9 @@ def _check_one_shot(g: GameState, seat: int, inst: int, a: Action) -> None:
         require(a.on is None or _monster_in_fight(g, a.on) is not None, "B16", f"{a.on} is not in the fight")
         return
     require(card.uses == "any" and bool(card.effects), "B16", f"{card.name} is used in a fight")
-    _target(g, seat, a)
+    target = _target(g, seat, a)
+    if any(e.kind == "steal_level" for e in card.effects):
+        _check_steal_level(g, seat, target)
     if a.on is not None:
         require(
             _own_in_play(g, seat, a.on, ("hireling",)) is not None,
@@ -160,10 +165,28 @@ def _check_one_shot(g: GameState, seat: int, inst: int, a: Action) -> None:
         )
 
 
+def _check_steal_level(g: GameState, seat: int, target: int) -> None:
+    """A level is stolen from another player, never below 1, never for the winning level (B3)."""
+    require(target != seat, "B3", "steal a level from another player: name them with target:")
+    require(g.players[target].level > 1, "B3", "a level is never stolen below level 1")
+    require(g.players[seat].level + 1 < win_level(g), "B3", "a stolen level is never the winning level")
+
+
 def _check_go_up(g: GameState, seat: int, inst: int, a: Action) -> None:
-    require(a.target in (None, g.players[seat].name), "B3", "Go Up a Level is played on yourself")
+    card = g.defs[inst]
+    if card.on_other:
+        target = seat_of(g, a.target, "B3")
+        require(
+            target != seat and not g.players[target].dead, "B3", f"{card.name} is played on another player"
+        )
+    else:
+        target = seat
+        require(a.target in (None, g.players[seat].name), "B3", "Go Up a Level is played on yourself")
+    if card.unless_highest:
+        others = [q.level for i, q in enumerate(g.players) if i != seat]
+        require(g.players[seat].level < max(others), "B3", f"{card.name} is not for the highest-level player")
     require(
-        g.players[seat].level + g.defs[inst].levels < win_level(g),
+        g.players[target].level + card.levels < win_level(g),
         "B3",
         "Go Up a Level never gives the winning level",
     )
@@ -274,6 +297,9 @@ def check_play(g: GameState, seat: int, a: Action) -> None:
     if _limit_question(g, seat):
         require(a in fixing_plays(g, seat), "B11", "first put your items back within the limits")
         return
+    if g.pending is not None:
+        _check_answer(g, seat, a)
+        return
     _may_play(g, seat)
     inst = source_card(g, seat, a.arg)
     require(inst is not None, "B4", f"{a.arg} is not in your hand")
@@ -284,10 +310,34 @@ def check_play(g: GameState, seat: int, a: Action) -> None:
     if not _in_time(g, seat, kind):
         _, rule, message = WHEN[kind]
         raise refuse(rule, message)
-    CHECKS[kind](g, seat, inst, a)
+    require(answer_word(g.defs[inst]) is None, "B16", f"{g.defs[inst].name} answers a die roll or a curse")
+    _check_of(g.defs[inst])(g, seat, inst, a)
+
+
+def _check_of(card: CardDef) -> TypeCheck:
+    """The check of a card's play: its fight word's, else its type's."""
+    return check_fight_card if fight_word(card) is not None else CHECKS[card.type]
 
 
 # -- effects per type ----------------------------------------------------------------
+
+
+def _check_answer(g: GameState, seat: int, a: Action) -> None:
+    """While a roll or a curse awaits answers, only the cards that answer it are played."""
+    inst = g.find(g.players[seat].hand, a.arg or "")
+    require(inst is not None, "B4", f"{a.arg} is not in your hand")
+    assert inst is not None
+    require(a.target is None and a.on is None, "B4", "an answer names no target")
+    require(
+        a.arg in {g.defs[i].id for i in answering_cards(g, seat)},
+        "B16",
+        f"{g.defs[inst].name} does not answer what just happened; play it or pass when asked",
+    )
+
+
+def answer_plays(g: GameState, seat: int) -> list[Action]:
+    """The plays that answer the pending roll or curse (B16)."""
+    return [Action("play", g.defs[inst].id) for inst in answering_cards(g, seat)]
 
 
 def _limit_question(g: GameState, seat: int) -> bool:
@@ -322,6 +372,11 @@ def do_play(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     inst = source_card(g, seat, a.arg)
     assert inst is not None
     p, card = g.players[seat], g.defs[inst]
+    if g.pending is not None:
+        p.hand.remove(inst)
+        ev.append(Event("card_played", {"player": p.name, "card": card.id, "name": card.name}))
+        play_answer(g, seat, inst, ev)
+        return
     if inst == g.face_up:
         g.face_up = None
         g.phase = "after_door"
@@ -333,7 +388,7 @@ def do_play(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
             {"player": p.name, "card": card.id, "name": card.name, "target": a.target, "on": a.on},
         )
     )
-    DOES[card.type](g, seat, inst, a, ev)
+    (play_fight_card if fight_word(card) is not None else DOES[card.type])(g, seat, inst, a, ev)
     if g.combat is not None and g.combat.stage == "fight":
         reopen_window(g)  # everyone may respond to a card played into a fight (B16)
 
@@ -382,7 +437,31 @@ def _do_curse(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) ->
 
 
 def curse_hits(g: GameState, target: int, inst: int, caster: int | None) -> None:
-    """`caster` played the curse; none when it was drawn face up (B15, H11)."""
+    """`caster` played the curse; none when it was drawn face up (B15, H11). Whoever holds a
+    card that cancels curses may answer first."""
+    if caster is not None:
+        _doom(g, target, inst, caster)
+    if not wait_for_answers(g, Pending("curse", caster, inst, other=target)):
+        curse_takes_effect(g, target, inst, caster)
+
+
+def _doom(g: GameState, target: int, inst: int, caster: int) -> None:
+    """A curse played on someone else also hits each player under a `doom` curse, which then
+    goes, even if the curse is cancelled for its target or does nothing to them; lasting
+    effects stay with the target alone (digest §2.5, §4.31)."""
+    for seat, q in enumerate(g.players):
+        doom = next((src for kind, _, src in q.lasting if kind == "doom"), None)
+        if seat == target or doom is None or q.dead:
+            continue
+        q.lasting = [entry for entry in q.lasting if entry[2] != doom]
+        if doom in q.curses:
+            q.curses.remove(doom)
+            discard(g, doom)
+        queue_effects(g, seat, [e for e in g.defs[inst].effects if not e.lasting], inst, caster)
+
+
+def curse_takes_effect(g: GameState, target: int, inst: int, caster: int | None) -> None:
+    """The curse hits its target; a lasting one stays in front of them (B15)."""
     card = g.defs[inst]
     if any(e.lasting for e in card.effects):
         g.players[target].curses.append(inst)
@@ -417,7 +496,8 @@ def _do_one_shot(g: GameState, seat: int, inst: int, a: Action, ev: list[Event])
 
 def _do_go_up(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
     discard(g, inst)
-    gain_levels(g, seat, g.defs[inst].levels, ev, g.defs[inst].id, may_win=False)
+    target = g.index(a.target) if g.defs[inst].on_other and a.target else seat
+    gain_levels(g, target, g.defs[inst].levels, ev, g.defs[inst].id, may_win=False)
 
 
 def _do_attach(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
@@ -497,8 +577,8 @@ def play_options(g: GameState, seat: int) -> Iterator[Action]:
     face_up = g.face_up if g.phase == "face_up" and seat == g.active else None
     for inst in g.distinct(g.players[seat].hand) if face_up is None else [face_up]:
         kind = g.defs[inst].type
-        if _in_time(g, seat, kind):
-            check = CHECKS[kind]
+        if _in_time(g, seat, kind) and answer_word(g.defs[inst]) is None:
+            check = _check_of(g.defs[inst])
             yield from (a for a in _plays_of(g, seat, inst) if holds(check, g, seat, inst, a))
 
 
@@ -506,7 +586,10 @@ def _plays_of(g: GameState, seat: int, inst: int) -> Iterator[Action]:
     """The ways to play one card: with each sensible target or none, by its type."""
     p, card = g.players[seat], g.defs[inst]
     kind = card.type
-    if kind in ("curse", "trap"):
+    word = fight_word(card)
+    if word is not None:
+        yield from _fight_plays(g, seat, card, word.kind)
+    elif kind in ("curse", "trap") or _aimed(card):
         yield from (Action("play", card.id, target=q.name) for q in g.players if not q.dead)
     elif kind == "monster_enhancer" or (kind == "one_shot" and in_fight(g)):
         if kind == "one_shot":
@@ -528,6 +611,34 @@ def _plays_of(g: GameState, seat: int, inst: int) -> Iterator[Action]:
         yield Action("play", card.id)
         if kind == "one_shot" and any(e.kind == "change_sex" for e in card.effects):
             yield from (Action("play", card.id, on=h) for h in g.distinct_ids(p.hirelings))
+
+
+AIMED_WORDS = ("steal_level", "hireling_dies")
+"""Effects of one-shots played on another player, named with `target:`."""
+
+
+def _aimed(card: CardDef) -> bool:
+    """Cards played on a player other than oneself: level thieves, hireling killers, and Go
+    Up a Level cards for another player."""
+    return card.on_other or (card.type == "one_shot" and any(e.kind in AIMED_WORDS for e in card.effects))
+
+
+def _fight_plays(g: GameState, seat: int, card: CardDef, word: str) -> Iterator[Action]:
+    """The ways to play a fight card: on each monster, at each player, or plainly."""
+    monsters = g.distinct_ids(g.combat.monsters) if g.combat is not None else []
+    if word in ("twin", "send_away"):
+        yield from (Action("play", card.id, on=m) for m in monsters)
+    elif word == "illusion":
+        hand = [i for i in g.players[seat].hand if g.defs[i].type == "monster"]
+        for new in g.distinct_ids(hand):
+            if len(monsters) == 1:
+                yield Action("play", card.id, on=new)
+            else:
+                yield from (Action("play", card.id, on=new, cards=(old,)) for old in monsters)
+    elif word in ("force_help", "pass_fight"):
+        yield from (Action("play", card.id, target=q.name) for q in g.players if not q.dead)
+    else:
+        yield Action("play", card.id)
 
 
 register("play", check_play, do_play, play_options, prechecked=True)

@@ -11,7 +11,9 @@ from munchkin.engine.events import Event
 from munchkin.engine.rules.character import is_class, lose_levels
 from munchkin.engine.rules.combat import fight, reopen_window, send_away
 from munchkin.engine.rules.items import discard, place_new_item, remove_from_play
-from munchkin.engine.state import GameState
+from munchkin.engine.rules.responses import wait_for_answers
+from munchkin.engine.rules.strength import monster_def
+from munchkin.engine.state import GameState, Pending
 from munchkin.engine.timing import free_to_act, in_fight
 from munchkin.engine.verbs import Check, Do, Options, register, require, seat_of
 
@@ -80,7 +82,7 @@ def do_berserk(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 
 def check_turning(g: GameState, seat: int, a: Action) -> None:
     _check_fight_power(g, seat, a, "turning")
-    require(any(g.defs[m].undead for m in fight(g).monsters), "B14", "turning works against Undead")
+    require(any(monster_def(g, m).undead for m in fight(g).monsters), "B14", "turning works against Undead")
 
 
 def do_turning(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -172,9 +174,10 @@ def check_steal(g: GameState, seat: int, a: Action) -> None:
 def do_steal(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     """Roll 4 or more: the item is the Thief's; else the Thief loses a level (B14)."""
     victim = g.index(a.target or "")
+    inst = g.find(g.items_in_play(g.players[victim]), a.arg or "")
+    assert inst is not None
     _pay(g, seat, a.cards[0])
-    roll = g.dice.d6()
-    ok = roll >= THEFT_ROLL
+    pending = Pending("theft", seat, inst, other=victim, value=g.dice.d6(), needs=THEFT_ROLL)
     ev.append(
         Event(
             "die_rolled",
@@ -182,21 +185,32 @@ def do_steal(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
                 "player": g.players[seat].name,
                 "purpose": "theft",
                 "card": a.arg,
-                "roll": roll,
+                "roll": pending.value,
                 "modifier": 0,
-                "success": ok,
+                "success": pending.success,
             },
         )
     )
-    if not ok:
-        lose_levels(g, seat, 1, ev, "failed theft")
+    if not wait_for_answers(g, pending):
+        settle_theft(g, pending, ev)
+
+
+def settle_theft(g: GameState, pending: Pending, ev: list[Event]) -> None:
+    """The theft's roll stands: the item changes hands, or the Thief loses a level (B14)."""
+    thief, victim, inst = pending.seat, pending.other, pending.card
+    assert thief is not None
+    if not pending.success:
+        lose_levels(g, thief, 1, ev, "failed theft")
         return
-    inst = g.find(g.items_in_play(g.players[victim]), a.arg or "")
-    assert inst is not None
+    if inst not in g.items_in_play(g.players[victim]):
+        return  # it left play while the roll was answered
     remove_from_play(g, g.players[victim], inst)
-    if place_new_item(g, g.players[seat], inst) is not None:
+    if place_new_item(g, g.players[thief], inst) is not None:
         discard(g, inst)
-    ev.append(Event("stolen", {"player": g.players[seat].name, "card": a.arg, "from": a.target}))
+    card = g.defs[inst].id
+    ev.append(
+        Event("stolen", {"player": g.players[thief].name, "card": card, "from": g.players[victim].name})
+    )
 
 
 def _hand_options(verb: str) -> Options:

@@ -16,7 +16,9 @@ from munchkin.engine.rules.character import is_class, is_race
 from munchkin.engine.rules.combat import fight, finish_fight
 from munchkin.engine.rules.effects import queue_effects
 from munchkin.engine.rules.items import can_use, discard
-from munchkin.engine.state import GameState, Prompt
+from munchkin.engine.rules.responses import wait_for_answers
+from munchkin.engine.rules.strength import monster_def
+from munchkin.engine.state import GameState, Pending, Prompt
 from munchkin.engine.verbs import register, require
 
 ESCAPE_ROLL = 5
@@ -44,8 +46,8 @@ def run_modifier(g: GameState, seat: int, monster: int | None = None) -> Breakdo
         for who, amount, source, power in g.combat.mods:
             if who == seat and power in RUN_POWERS:
                 parts.append(Part(g.defs[source].name, amount, g.defs[source].id, "B9"))
-    if monster is not None and g.defs[monster].type == "monster" and g.defs[monster].run_away:
-        card = g.defs[monster]
+    if monster is not None and monster_def(g, monster).type == "monster" and monster_def(g, monster).run_away:
+        card = monster_def(g, monster)
         parts.append(Part(f"{card.name}", card.run_away, card.id, "B9"))
     return Breakdown("run away", tuple(parts))
 
@@ -71,32 +73,37 @@ def start_running(g: GameState, seat: int, order: tuple[str, ...] = ()) -> None:
 
 def roll_task(g: GameState, seat: int, monster: int, ev: list[Event]) -> None:
     """One roll against one monster: 5 or more escapes; failing brings its Bad Stuff (B9)."""
-    p, card, c = g.players[seat], g.defs[monster], fight(g)
+    p, card, c = g.players[seat], monster_def(g, monster), fight(g)
     if p.dead:
         return
-    if seat in c.escaped or p.level <= card.escape_below:
-        ev.append(Event("escaped", {"player": p.name, "card": card.id, "automatic": True}))
+    if p.level <= card.escape_below:
+        ev.append(Event("escaped", {"player": p.name, "card": g.defs[monster].id, "automatic": True}))
         return
-    if card.no_escape:
-        ev.append(Event("no_escape", {"player": p.name, "card": card.id}))
+    if card.no_escape:  # beats escapes by cards too, but not a hireling's sacrifice (H4)
+        ev.append(Event("no_escape", {"player": p.name, "card": g.defs[monster].id}))
         caught(g, seat, monster, ev)
+        return
+    if seat in c.escaped:
+        ev.append(Event("escaped", {"player": p.name, "card": g.defs[monster].id, "automatic": True}))
         return
     roll = g.dice.d6()
     mod = run_modifier(g, seat, monster).total
+    pending = Pending("run", seat, monster, value=roll, modifier=mod, needs=ESCAPE_ROLL)
     ev.append(
         Event(
             "die_rolled",
             {
                 "player": p.name,
                 "purpose": "run away",
-                "card": card.id,
+                "card": g.defs[monster].id,
                 "roll": roll,
                 "modifier": mod,
-                "success": roll + mod >= ESCAPE_ROLL,
+                "success": pending.success,
             },
         )
     )
-    settle_roll(g, seat, monster, roll + mod, 0, ev)
+    if not wait_for_answers(g, pending):
+        settle_roll(g, seat, monster, roll + mod, 0, ev)
 
 
 def settle_roll(g: GameState, seat: int, monster: int, total: int, flight: int, ev: list[Event]) -> None:
@@ -148,8 +155,8 @@ def _discard_from_hand(g: GameState, seat: int, card_id: str) -> None:
 
 def caught(g: GameState, seat: int, monster: int, ev: list[Event]) -> None:
     """The monster's Bad Stuff, at once (B9); a steed fought as a monster costs a level (S9)."""
-    card = g.defs[monster]
-    ev.append(Event("caught", {"player": g.players[seat].name, "card": card.id}))
+    card = monster_def(g, monster)
+    ev.append(Event("caught", {"player": g.players[seat].name, "card": g.defs[monster].id}))
     queue_effects(g, seat, STEED_BAD_STUFF if card.type == "steed" else card.bad_stuff, monster)
 
 
@@ -173,7 +180,7 @@ def ran_task(g: GameState, seat: int, ev: list[Event]) -> None:
     if seat in c.runners:
         c.runners.remove(seat)
     for monster in c.monsters:  # "even if you escape" Bad Stuff (H4)
-        queue_effects(g, seat, g.defs[monster].even_if_escaped, monster)
+        queue_effects(g, seat, monster_def(g, monster).even_if_escaped, monster)
     if not c.runners:
         finish_fight(g, ev)
 

@@ -47,9 +47,32 @@ def character_parts(g: GameState, seat: int) -> list[Part]:
     return parts
 
 
+def copied(g: GameState, inst: int) -> int:
+    """The monster a twin copies, or the monster itself."""
+    if g.combat is not None:
+        for twin, original in g.combat.twins:
+            if twin == inst:
+                return original
+    return inst
+
+
+def monster_def(g: GameState, inst: int) -> CardDef:
+    """The card a monster of the fight fights as: a twin has its original's level, Bad
+    Stuff and rewards."""
+    return g.defs[copied(g, inst)]
+
+
+def monster_enhancers(g: GameState, inst: int) -> list[int]:
+    """Enhancers on a monster; a twin has those of its original too, played before or after
+    it joined."""
+    original = copied(g, inst)
+    own = g.attached.get(inst, [])
+    return own + g.attached.get(original, []) if original != inst else list(own)
+
+
 def monster_level(g: GameState, inst: int) -> int:
     """A monster's printed level; a steed fought as a monster has twice its bonus (S9)."""
-    card = g.defs[inst]
+    card = monster_def(g, inst)
     return 2 * card.bonus if card.type == "steed" else (card.level or 0)
 
 
@@ -80,12 +103,13 @@ def monster_side(g: GameState) -> Breakdown:
     c = _combat(g)
     parts: list[Part] = []
     for inst in c.monsters:
-        card = g.defs[inst]
+        card = monster_def(g, inst)
         rule = "S9" if card.type == "steed" else "B6"
-        parts.append(Part(f"{card.name} level", monster_level(g, inst), card.id, rule))
-        for e in g.attached.get(inst, ()):
+        name = card.name if copied(g, inst) == inst else f"{g.defs[inst].name} ({card.name})"
+        parts.append(Part(f"{name} level", monster_level(g, inst), g.defs[inst].id, rule))
+        for e in monster_enhancers(g, inst):
             enh = g.defs[e]
-            parts.append(Part(f"{enh.name} on {card.name}", enh.bonus, enh.id, "B16"))
+            parts.append(Part(f"{enh.name} on {name}", enh.bonus, enh.id, "B16"))
         parts.extend(_vs_parts(g, c, card))
     for inst, side in c.played:
         if side == 1 and g.defs[inst].bonus:
@@ -115,6 +139,10 @@ def munchkin_side(g: GameState) -> Breakdown:
     for inst, side in c.played:
         if side == 0 and g.defs[inst].bonus:
             parts.append(Part(g.defs[inst].name, g.defs[inst].bonus, g.defs[inst].id, "B16"))
+        if any(e.kind == "double_strength" for e in g.defs[inst].effects):
+            own = sum(part.amount for part in character_parts(g, c.fighter))
+            label = f"{g.defs[inst].name}: {g.players[c.fighter].name}'s own strength again"
+            parts.append(Part(label, own, g.defs[inst].id, "B16"))
     for seat, amount, source, power in c.mods:
         if power in COMBAT_POWERS and seat in c.fighters():
             who = g.players[seat].name

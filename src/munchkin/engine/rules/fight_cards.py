@@ -1,0 +1,157 @@
+"""Cards that act on the fight itself (B7, B8, B9, B16; docs/card-format.md, fight words).
+
+- `twin` (`on:` a monster): a copy of it joins the fight, with its level, Bad Stuff,
+  rewards and enhancers; both must be beaten and both give their rewards;
+- `illusion` (`on:` a monster in the hand, `cards:` the monster it replaces when there are
+  several): the monster replaces one in the fight; the old one goes with its enhancers;
+- `force_help` (`target:` a player): that player helps the fighter, with no reward, and
+  leaves without penalty once the fight would win the fighter the game;
+- `send_away: treasures | nothing` (`on:` a monster): it leaves the fight, defeated; its
+  treasures are won with the fight's, or nobody gets anything;
+- `pass_fight` (`target:` a player): the fight moves to that player, who fights it (or
+  runs) as if they had drawn it; a helper's deal ends;
+- `double_strength`: the fighter's own strength counts twice in this fight;
+- `escape_together`: when running, the fighter and the helper escape every monster that
+  can be escaped; "even if you escape" Bad Stuff still applies.
+"""
+
+from __future__ import annotations
+
+from munchkin.cards.schema import FIGHT_WORDS, CardDef, Effect
+from munchkin.engine.actions import Action
+from munchkin.engine.events import Event
+from munchkin.engine.rules.combat import (
+    enter_monster,
+    fight,
+    for_the_win,
+    reopen_window,
+    send_away,
+)
+from munchkin.engine.rules.items import discard
+from munchkin.engine.rules.run_away import start_running
+from munchkin.engine.state import GameState
+from munchkin.engine.timing import in_fight
+from munchkin.engine.verbs import refuse, require, seat_of
+
+
+def fight_word(card: CardDef) -> Effect | None:
+    """The effect of a card that acts on the fight, if it has one."""
+    for effect in card.effects:
+        if effect.kind in FIGHT_WORDS:
+            return effect
+    return None
+
+
+def check_fight_card(g: GameState, seat: int, inst: int, a: Action) -> None:
+    """When and on what a fight card may be played."""
+    card = g.defs[inst]
+    word = fight_word(card)
+    assert word is not None
+    if word.kind == "escape_together":
+        c = g.combat
+        first_runner = c is not None and c.stage == "run" and c.runners[:1] == [seat] and not g.tasks
+        require(
+            first_runner and c is not None and seat == c.fighter, "B9", "the fighter plays it to run away"
+        )
+        return
+    require(in_fight(g), "B16", f"{card.name} is played in a fight")
+    c = fight(g)
+    if word.kind in ("twin", "send_away"):
+        require(g.find(c.monsters, a.on or "") is not None, "B16", "name a monster of the fight with on:")
+    elif word.kind == "illusion":
+        _replaced(g, a)
+        monster = g.find(g.players[seat].hand, a.on or "")
+        ok = monster is not None and g.defs[monster].type == "monster"
+        require(ok, "B16", "name a monster in your hand with on:")
+    elif word.kind == "force_help":
+        helper = seat_of(g, a.target, "B8")
+        require(seat == c.fighter, "B8", "the fighter makes someone help")
+        require(c.helper is None and c.asked is None, "B8", "only one other player may help")
+        require(
+            helper != seat and not g.players[helper].dead, "B8", "name another living player with target:"
+        )
+        require(not any(g.defs[m].no_help for m in c.monsters), "B8", "nobody may help against this monster")
+        require(not for_the_win(g), "B2", "nobody can be made to help in a fight for the win")
+    elif word.kind == "pass_fight":
+        other = seat_of(g, a.target, "B16")
+        require(
+            other != c.fighter and not g.players[other].dead, "B16", "pass the fight to another living player"
+        )
+    elif word.kind == "double_strength":
+        require(seat == c.fighter, "B16", "the fighter doubles their own strength")
+
+
+def _replaced(g: GameState, a: Action) -> int:
+    """The monster an illusion replaces: the one named with `cards:`, or the only one."""
+    c = fight(g)
+    if a.cards:
+        inst = g.find(c.monsters, a.cards[0])
+        require(inst is not None and len(a.cards) == 1, "B16", f"{a.cards[0]} is not in the fight")
+        assert inst is not None
+        return inst
+    if len(c.monsters) != 1:
+        raise refuse("B16", "name the monster it replaces with cards:")
+    return c.monsters[0]
+
+
+def play_fight_card(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
+    """Carry out a fight card."""
+    word = fight_word(g.defs[inst])
+    assert word is not None
+    c = fight(g)
+    if word.kind in ("double_strength", "escape_together"):
+        c.played.append((inst, 0))  # discarded with the fight's one-shots (B7)
+        if word.kind == "escape_together":
+            _escape_together(g)
+        return
+    if word.kind == "twin":
+        original = g.find(c.monsters, a.on or "")
+        assert original is not None
+        c.twins = (*c.twins, (inst, original))
+        enter_monster(g, inst, ev)
+        return
+    discard(g, inst)
+    if word.kind == "illusion":
+        _illusion(g, seat, a, ev)
+    elif word.kind == "send_away":
+        monster = g.find(c.monsters, a.on or "")
+        assert monster is not None
+        send_away(g, monster, word.arg == "treasures", ev)
+    elif word.kind == "force_help":
+        c.helper, c.forced, c.reward = g.index(a.target or ""), True, 0
+        ev.append(Event("help_forced", {"player": g.players[seat].name, "helper": a.target}))
+        reopen_window(g)
+    elif word.kind == "pass_fight":
+        _pass_fight(g, g.index(a.target or ""), ev)
+
+
+def _illusion(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
+    c, p = fight(g), g.players[seat]
+    old = _replaced(g, a)
+    new = g.find(p.hand, a.on or "")
+    assert new is not None
+    p.hand.remove(new)
+    c.monsters.remove(old)
+    discard(g, old)  # with its enhancers (B16)
+    ev.append(Event("monster_left", {"player": g.players[c.fighter].name, "card": g.defs[old].id}))
+    enter_monster(g, new, ev)
+
+
+def _pass_fight(g: GameState, other: int, ev: list[Event]) -> None:
+    """The fight is now `other`'s, as if they had drawn it; the helper's deal ends."""
+    c = fight(g)
+    ev.append(Event("fight_passed", {"player": g.players[c.fighter].name, "to": g.players[other].name}))
+    c.fighter, c.helper, c.asked, c.forced = other, None, None, False
+    c.reward, c.bribe, c.declined = 0, (), ()
+    reopen_window(g)
+
+
+def _escape_together(g: GameState) -> None:
+    """Both escape every monster that can be escaped; each still runs, so "even if you
+    escape" Bad Stuff and escape-proof monsters still count (B9, H4)."""
+    c = fight(g)
+    for seat in c.runners:
+        if seat not in c.escaped:
+            c.escaped.append(seat)
+    for seat in list(c.runners):
+        start_running(g, seat)
