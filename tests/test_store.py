@@ -19,9 +19,11 @@ from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
 
 from munchkin.engine.actions import action_to_dict
+from munchkin.engine.options import TableOptions
 from munchkin.session import Seat, Session
 from munchkin.store import MissingDatabase, Store, StoreError, default_url
 from munchkin.store.cli import register
+from shared_wins import LOW_WIN, RANDOM_BOTS, shared_win_seed
 
 SAVES = Path(__file__).parent / "data" / "saves"
 BOTS = (
@@ -149,12 +151,13 @@ def test_games_lists_every_game(db_url: str) -> None:
     rows = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit()]
     with Store(db_url) as store:
         won, playing = store.games()
-    assert (won.progress.status, won.progress.winner, playing.progress.status) == ("won", "Bob", "playing")
+    assert (won.progress.status, won.progress.winners) == ("won", ("Cid",))
+    assert playing.progress.status == "playing"
     for row, info in zip(rows, (won, playing), strict=True):
         seats = ", ".join(f"{seat.name} ({seat.kind})" for seat in info.setup.seats)
         assert row[0] == str(info.id) and " ".join(row[3:9]) == seats
-        winner = [info.progress.winner] if info.progress.winner else []
-        assert row[9:] == [info.progress.status, *winner, str(info.progress.turn), str(info.decisions)]
+        winners = list(info.progress.winners)
+        assert row[9:] == [info.progress.status, *winners, str(info.progress.turn), str(info.decisions)]
 
 
 def test_replay_tells_the_game_and_verifies_it(db_url: str) -> None:
@@ -164,12 +167,60 @@ def test_replay_tells_the_game_and_verifies_it(db_url: str) -> None:
     code, out, _ = _cli("replay", str(game_id), "--db", db_url)
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == "Game 1: seed 8, sets base; Ann (bot:random), Bob (bot:random), Cid (bot:random)"
+    assert lines[0] == (
+        "Game 1: seed 8, sets base, standard rules; Ann (bot:random), Bob (bot:random), Cid (bot:random)"
+    )
     assert lines[1:-1] == whole.log()
     n, turn = len(whole.decisions), whole.view("Bob").data["turn"]
     assert lines[-1] == f"{whole.winner} wins on turn {turn}, after {n} decisions."
     code, out, _ = _cli("replay", str(game_id), "--verify", "--db", db_url)
     assert (code, out.splitlines()[-1]) == (0, f"verified: {n} decisions lead to the saved state")
+
+
+def test_table_options_are_saved_resumed_and_replayed_by(db_url: str) -> None:
+    """The options are part of the setup: a resumed game and a replay play by them (B2, B1)."""
+    options = TableOptions(win_level=5, door_cards=2, sale_gold="pooled")
+    whole = Session.start(BOTS, ["base"], SEED, options=options)
+    whole.run_to_end()
+    with Store(db_url) as store:
+        session = Session.start(BOTS, ["base"], SEED, store, options)
+        session.step_bots(limit=30)
+        game_id = session.game_id
+        assert game_id is not None
+    with Store(db_url) as store:
+        (info,) = store.games()
+        assert info.setup.options == options
+        resumed = Session.resume(game_id, store)
+        assert resumed.options == options
+        resumed.run_to_end()
+    assert resumed.fingerprint() == whole.fingerprint()
+    levels = {p["name"]: p["level"] for p in resumed.view("Ann").data["players"]}
+    assert all(levels[w] == 5 for w in resumed.winners) and max(levels.values()) == 5
+    code, out, _ = _cli("replay", str(game_id), "--verify", "--db", db_url)
+    assert code == 0
+    assert out.splitlines()[0].startswith("Game 1: seed 8, sets base, options win_level=5, door_cards=2, ")
+    code, out, _ = _cli("games", "--db", db_url)
+    assert code == 0 and "win_level=5" in out
+
+
+def test_several_winners_are_saved_listed_and_told(db_url: str) -> None:
+    """A game that two players (or more) win together keeps all of them (B2)."""
+    seed = shared_win_seed()
+    with Store(db_url) as store:
+        session = Session.start(RANDOM_BOTS, ["base"], seed, store, LOW_WIN)
+        session.run_to_end()
+    winners = session.winners
+    assert len(winners) > 1
+    with Store(db_url) as store:
+        (info,) = store.games()
+    assert info.progress.winners == tuple(winners) and info.progress.winner == winners[0]
+    code, out, _ = _cli("games", "--db", db_url)
+    (row,) = [line for line in out.splitlines() if line.strip().startswith("1 ")]
+    assert "won" in row.split() and f" {', '.join(winners)} " in row
+    code, out, _ = _cli("replay", "1", "--verify", "--db", db_url)
+    turn, n = session.view("Ann").data["turn"], len(session.decisions)
+    told = f"{', '.join(winners[:-1])} and {winners[-1]} win together on turn {turn}, after {n} decisions."
+    assert (code, out.splitlines()[-2]) == (0, told)
 
 
 def test_verify_finds_a_tampered_decision(db_url: str) -> None:

@@ -10,6 +10,7 @@ from munchkin.bots.random_bot import RandomBot
 from munchkin.cards import cli as cards_cli
 from munchkin.cards.loader import CardLoadError, load_builtin_sets
 from munchkin.cards.schema import CardDef
+from munchkin.describe import winners_line
 from munchkin.engine.events import Event
 from munchkin.engine.game import SetupError
 from munchkin.match import play_match
@@ -59,8 +60,7 @@ def demo(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     typer.echo(
-        f"Winner: {result.winner or 'nobody'} after {result.turns} turns "
-        f"and {len(result.decisions)} decisions."
+        f"{winners_line(result.winners)} after {result.turns} turns and {len(result.decisions)} decisions."
     )
 
 

@@ -1,6 +1,6 @@
 """A game being played: seats of humans and bots, saved after every decision, with undo.
 
-A session is the setup (seats, card sets, seed) and the list of decisions so far;
+A session is the setup (seats, card sets, seed, table options) and the list of decisions so far;
 the game is what the engine makes of them. Bots decide through their own player's
 view, each from a seeded source derived from the game seed and its seat; resuming
 replays the saved decisions and asks each bot again at its own decisions (the
@@ -24,6 +24,7 @@ from munchkin.cards.schema import CardDef
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.game import Game, SetupError
+from munchkin.engine.options import DEFAULT_OPTIONS, TableOptions
 from munchkin.store.models import NAME_LENGTH, Decision, Seat, Setup
 from munchkin.store.store import (
     Store,
@@ -90,10 +91,16 @@ class Session:
 
     @classmethod
     def start(
-        cls, seats: Sequence[Seat], sets: Sequence[str], seed: int, store: Store | None = None
+        cls,
+        seats: Sequence[Seat],
+        sets: Sequence[str],
+        seed: int,
+        store: Store | None = None,
+        options: TableOptions = DEFAULT_OPTIONS,
     ) -> Session:
-        """A new game; saved at once (and after every decision) when `store` is given."""
-        setup = Setup(tuple(sets), seed, tuple(seats), datetime.now(UTC))
+        """A new game by the table's `options`; saved at once (and after every decision) when
+        `store` is given."""
+        setup = Setup(tuple(sets), seed, tuple(seats), datetime.now(UTC), options=options)
         _check_setup(setup)
         session = cls(setup, (), None, None)
         if store is not None:
@@ -119,8 +126,19 @@ class Session:
         return self._run.game.over
 
     @property
+    def winners(self) -> list[str]:
+        """Everyone who won: several when one fight took them to the win level together (B2)."""
+        return self._run.game.winners
+
+    @property
     def winner(self) -> str | None:
+        """The first winner, or None."""
         return self._run.game.winner
+
+    @property
+    def options(self) -> TableOptions:
+        """The table's rule options, saved with the game."""
+        return self.setup.options
 
     @property
     def decisions(self) -> tuple[Decision, ...]:

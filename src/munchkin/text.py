@@ -16,9 +16,13 @@ def _door(d: dict[str, Any], n: Callable[[str | None], str]) -> str:
 
 
 def _roll(d: dict[str, Any], n: Callable[[str | None], str]) -> str:
+    """A die roll: to run away or steal (a success or not), or for the looting order among
+    players tied in level (B10), which has no verdict."""
     mod = f" {d['modifier']:+d}" if d["modifier"] else ""
-    verdict = "success" if d["success"] else "failure"
     against = f" against {n(d['card'])}" if d.get("card") else ""
+    if "success" not in d:
+        return f"{d['player']} rolls {d['roll']}{mod} for the {d['purpose']}."
+    verdict = "success" if d["success"] else "failure"
     return f"{d['player']} rolls {d['roll']}{mod} to {d['purpose']}{against}: {verdict}."
 
 
@@ -41,6 +45,12 @@ def _charity(d: dict[str, Any], n: Callable[[str | None], str]) -> str:
     return f"{d['player']} gives {n(d['card'])} to {d['to']} as charity."
 
 
+def _swapped(d: dict[str, Any], n: Callable[[str | None], str]) -> str:
+    if d["card"] is None:
+        return f"{d['player']} loses the {d['kind']} and finds none to take instead."
+    return f"{d['player']} swaps {d['kind']} and is now {n(d['card'])}."
+
+
 def _resolved(d: dict[str, Any], n: Callable[[str | None], str]) -> str:
     result = "win" if d["won"] else "lose"
     return f"The munchkins ({d['munchkins']}) {result} against the monsters ({d['monsters']})."
@@ -57,7 +67,8 @@ SENTENCES: dict[str, Render | None] = {
     "trouble_sought": lambda d, n: f"{d['player']} looks for trouble with {n(d['card'])}.",
     "cards_drawn": lambda d, n: f"{d['player']} draws {d['count']} {d['deck']} card(s).",
     "help_asked": lambda d, n: (
-        f"{d['player']} asks {d['helper']} for help, promising {d['reward']} treasure(s)."
+        f"{d['player']} asks {d['helper']} for help, promising {d['reward']} treasure(s)"
+        + (f" and {', '.join(n(c) for c in d['items'])}." if d.get("items") else ".")
     ),
     "bribe_paid": lambda d, n: f"{d['player']} hands {', '.join(n(c) for c in d['cards'])} to {d['to']}.",
     "help_accepted": lambda d, n: f"{d['player']} agrees to help.",
@@ -99,7 +110,26 @@ SENTENCES: dict[str, Render | None] = {
     "charity": _charity,
     "turn_ended": lambda d, n: f"{d['player']} ends the turn.",
     "deck_refilled": lambda d, n: f"The {d['deck']} deck is reshuffled from its discards.",
-    "game_won": lambda d, n: f"{d['player']} reaches level 10 and wins the game!",
+    "game_won": lambda d, n: f"{d['player']} reaches the winning level and wins the game!",
+    "monster_left": lambda d, n: f"{n(d['card'])} leaves {d['player']}'s fight, defeated but not killed.",
+    "drawn_face_up": lambda d, n: f"{d['player']} draws {n(d['card'])}, which acts at once.",
+    "came_back": lambda d, n: f"{d['player']} comes back, with new cards to come on their own turn.",
+    "card_given": lambda d, n: f"{d['player']} gives {n(d['card'])} to {d['to']}.",
+    "card_taken": lambda d, n: f"{d['player']} takes a card from {d['from']}.",
+    "curse_cancelled": lambda d, n: f"{d['player']} cancels {n(d['card'])} on {d['on']}.",
+    "die_set": lambda d, n: (
+        f"{d['player']} sets the die to {d['roll']}: {'success' if d['success'] else 'failure'}."
+    ),
+    "roll_again": lambda d, n: f"{d['player']} makes {d['runner']} roll again.",
+    "fight_passed": lambda d, n: f"{d['player']} passes the fight to {d['to']}.",
+    "help_forced": lambda d, n: f"{d['player']} makes {d['helper']} help.",
+    "helper_left": lambda d, n: f"{d['player']} stops helping.",
+    "immune": lambda d, n: f"{n(d['card'])} does not touch {d['player']}.",
+    "monster_defeated": lambda d, n: f"{n(d['card'])} is defeated at once by {d['player']}.",
+    "monster_ignores": lambda d, n: f"{n(d['card'])} ignores {d['player']}.",
+    "no_effect": lambda d, n: f"{n(d['card'])} has no effect on {d['player']}.",
+    "tax_unpaid": lambda d, n: f"{d['player']} cannot pay {d['owed']} gold of tax and loses a level.",
+    "trait_swapped": _swapped,
 }
 
 

@@ -3,8 +3,8 @@
 A view says whether the player is asked to decide, but not who else is (that
 would tell who holds a card they could respond with). It holds the player's
 own hand, everything face up (every table, the
-discard piles, the fight, a dead character's body, a trade on offer), and
-counts of what is hidden (other hands, the decks). It never holds another
+discard piles, the fight, a dead character's body, a trade on offer), the
+table's options and the winners, and counts of what is hidden (other hands, the decks). It never holds another
 player's hand, the order of a deck or a card drawn face down by someone else.
 """
 
@@ -128,6 +128,8 @@ def _see(game: Game, player: str) -> dict[str, Any]:
         "active": g.players[g.active].name,
         "phase": g.phase,
         "winner": game.winner,
+        "winners": game.winners,
+        "options": game.options.model_dump(),
         "hand": _cards(g, me.hand),
         "players": [_table(g, p) for p in g.players],
         "door_deck_count": len(g.door_deck),

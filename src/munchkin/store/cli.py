@@ -13,6 +13,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from munchkin.describe import options_text, winners_text
 from munchkin.store.models import GameInfo, Seat
 from munchkin.store.store import MissingDatabase, Store, StoreError, load_cards, replay, verify
 from munchkin.text import sentence
@@ -49,7 +50,10 @@ def replay_game(
     finally:
         store.close()
     names = {card.id: card.name for card in load_cards(setup.sets)}
-    typer.echo(f"Game {game_id}: seed {setup.seed}, sets {', '.join(setup.sets)}; {_seats(setup.seats)}")
+    typer.echo(
+        f"Game {game_id}: seed {setup.seed}, sets {', '.join(setup.sets)}, "
+        f"{options_text(setup.options.changed())}; {_seats(setup.seats)}"
+    )
     for event in events:
         line = sentence(event, names)
         if line:
@@ -89,7 +93,7 @@ def _open(db: str | None) -> Store:
 
 def _table(name: str, games: list[GameInfo]) -> Table:
     table = Table(title=f"Saved games in {name}", box=box.SIMPLE_HEAD, pad_edge=False)
-    for column in ("id", "created", "seats", "status", "winner", "turns", "decisions"):
+    for column in ("id", "created", "seats", "options", "status", "winners", "turns", "decisions"):
         numeric = column in ("id", "turns", "decisions")
         table.add_column(column, justify="right" if numeric else "left", overflow="fold")
     for game in games:
@@ -99,8 +103,9 @@ def _table(name: str, games: list[GameInfo]) -> Table:
             str(game.id),
             created,
             _seats(game.setup.seats),
+            _options(game.setup.options.changed()),
             progress.status,
-            progress.winner or "",
+            ", ".join(progress.winners),
             str(progress.turn),
             str(game.decisions),
         )
@@ -111,10 +116,15 @@ def _seats(seats: tuple[Seat, ...]) -> str:
     return ", ".join(f"{seat.name} ({seat.kind})" for seat in seats)
 
 
+def _options(changed: dict[str, object]) -> str:
+    """The options not at their defaults, NAME=VALUE as `--option` takes them; empty if none."""
+    return "" if not changed else options_text(changed).removeprefix("options ")
+
+
 def _standing(info: GameInfo) -> str:
     progress = info.progress
-    if progress.winner:
-        return f"{progress.winner} wins on turn {progress.turn}, after {info.decisions} decisions."
+    if progress.winners:
+        return f"{winners_text(progress.winners)} on turn {progress.turn}, after {info.decisions} decisions."
     return f"Still playing: turn {progress.turn}, {info.decisions} decisions so far."
 
 

@@ -1,10 +1,10 @@
 """What a saved game is: the tables (SQLAlchemy) and the plain records read from them.
 
-A game is saved as its setup (format version, card sets, seed, seats, created time)
-and the ordered list of its decisions, each with a fingerprint of the state after
-it; the game row also keeps how the game stands (status, winner, turn, decision
-count, fingerprint after the last decision) so that listing needs no replay. A
-fingerprint here is the SHA-256 of the engine's canonical `Game.fingerprint()`.
+A game is saved as its setup (format version, card sets, seed, seats, table options,
+created time) and the ordered list of its decisions, each with a fingerprint of the
+state after it; the game row also keeps how the game stands (status, winners, turn,
+decision count, fingerprint after the last decision) so that listing needs no replay.
+A fingerprint here is the SHA-256 of the engine's canonical `Game.fingerprint()`.
 """
 
 from __future__ import annotations
@@ -16,9 +16,12 @@ from sqlalchemy import BigInteger, DateTime, ForeignKey, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from munchkin.engine.actions import Action
+from munchkin.engine.options import DEFAULT_OPTIONS, TableOptions
 
-FORMAT_VERSION = 1
-"""The save format this program writes, and the newest it reads."""
+FORMAT_VERSION = 2
+"""The save format this program writes, and the only one it reads. Format 2 added the table
+options and several winners (issue 11); format 1 games followed older rules and do not
+replay by these."""
 NAME_LENGTH = 64
 """Longest player name a save holds."""
 
@@ -47,8 +50,9 @@ class GameRow(Base):
     sets: Mapped[str] = mapped_column(Text)  # JSON list of card set names
     seed: Mapped[int] = mapped_column(BigInteger)
     seats: Mapped[str] = mapped_column(Text)  # JSON list of {name, sex, kind}
+    options: Mapped[str] = mapped_column(Text)  # JSON of the table options not at their defaults
     status: Mapped[str] = mapped_column(String(16))
-    winner: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
+    winners: Mapped[str] = mapped_column(Text)  # JSON list of names: several win together (B2)
     turn: Mapped[int]
     decisions: Mapped[int]
     fingerprint: Mapped[str] = mapped_column(String(64))
@@ -77,13 +81,14 @@ class Seat:
 
 @dataclass(frozen=True)
 class Setup:
-    """Everything a game starts from."""
+    """Everything a game starts from: card sets, seed, seats and the table's options."""
 
     sets: tuple[str, ...]
     seed: int
     seats: tuple[Seat, ...]
     created: datetime
     format_version: int = FORMAT_VERSION
+    options: TableOptions = DEFAULT_OPTIONS
 
 
 @dataclass(frozen=True)
@@ -91,9 +96,14 @@ class Progress:
     """How a game stands after a decision."""
 
     status: str  # "playing" or "won"
-    winner: str | None
+    winners: tuple[str, ...]  # several when one fight took them to the win level together (B2)
     turn: int
     fingerprint: str
+
+    @property
+    def winner(self) -> str | None:
+        """The first winner, or None."""
+        return self.winners[0] if self.winners else None
 
 
 @dataclass(frozen=True)

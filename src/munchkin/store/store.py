@@ -62,6 +62,7 @@ from munchkin.engine.actions import ActionFormatError, action_from_dict, action_
 from munchkin.engine.errors import RulesError
 from munchkin.engine.events import Event
 from munchkin.engine.game import Game, SetupError
+from munchkin.engine.options import OptionsError, TableOptions, parse_options
 from munchkin.store.models import (
     FORMAT_VERSION,
     Base,
@@ -78,7 +79,7 @@ from munchkin.store.models import (
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 TABLES = frozenset(Base.metadata.tables)
-_READS = f"this program reads format {FORMAT_VERSION} and older"
+_READS = f"this program reads format {FORMAT_VERSION}"
 _INSERT_DECISION = insert(DecisionRow)
 _DELETE_DECISIONS = delete(DecisionRow).where(
     DecisionRow.game_id == bindparam("game"), DecisionRow.number > bindparam("keep")
@@ -86,7 +87,7 @@ _DELETE_DECISIONS = delete(DecisionRow).where(
 _MOVE_GAME = (
     update(GameRow)
     .where(GameRow.id == bindparam("game"), GameRow.decisions == bindparam("saved"))
-    .values({name: bindparam(name) for name in ("decisions", "status", "winner", "turn", "fingerprint")})
+    .values({name: bindparam(name) for name in ("decisions", "status", "winners", "turn", "fingerprint")})
 )
 """Executed with the new column values (`decisions`, `status`...) as parameters."""
 
@@ -111,7 +112,18 @@ def state_fingerprint(game: Game) -> str:
 
 def progress_of(game: Game) -> Progress:
     """How `game` stands now."""
-    return Progress("won" if game.over else "playing", game.winner, game.state.turn, state_fingerprint(game))
+    status = "won" if game.over else "playing"
+    return Progress(status, tuple(game.winners), game.state.turn, state_fingerprint(game))
+
+
+def _progress_row(progress: Progress) -> dict[str, Any]:
+    """The game row's columns of how a game stands (the winners as a JSON list)."""
+    return {
+        "status": progress.status,
+        "winners": json.dumps(list(progress.winners)),
+        "turn": progress.turn,
+        "fingerprint": progress.fingerprint,
+    }
 
 
 class Store:
@@ -156,8 +168,9 @@ class Store:
             "sets": json.dumps(list(setup.sets)),
             "seed": setup.seed,
             "seats": json.dumps([vars(seat) for seat in setup.seats]),
+            "options": json.dumps(setup.options.changed()),
             "decisions": 0,
-            **vars(progress),
+            **_progress_row(progress),
         }
         with self._transaction() as conn:
             return conn.execute(insert(GameRow).values(row).returning(GameRow.id)).scalar_one()
@@ -183,7 +196,8 @@ class Store:
 
     def _move(self, cursor: DBAPICursor, game_id: int, saved: int, count: int, progress: Progress) -> None:
         """Update the game row, refusing if it no longer holds `saved` decisions."""
-        self._move_game.run(cursor, {"game": game_id, "saved": saved, "decisions": count, **vars(progress)})
+        values = {"game": game_id, "saved": saved, "decisions": count, **_progress_row(progress)}
+        self._move_game.run(cursor, values)
         if cursor.rowcount != 1:
             raise StoreError(f"{self.name}: game {game_id}: changed by someone else since it was loaded")
 
@@ -216,8 +230,12 @@ class Store:
         if row.format_version > FORMAT_VERSION:
             raise StoreError(f"{where}: saved by a newer version (format {row.format_version}, {_READS})")
         created = row.created if row.created.tzinfo else row.created.replace(tzinfo=UTC)
-        setup = Setup(_sets(row.sets, where), row.seed, _seats(row.seats, where), created, row.format_version)
-        progress = Progress(row.status, row.winner, row.turn, row.fingerprint)
+        seats = _seats(row.seats, where)
+        options = _options(row.options, where)
+        setup = Setup(_sets(row.sets, where), row.seed, seats, created, row.format_version, options)
+        progress = Progress(
+            row.status, _winners(row.winners, {s.name for s in seats}, where), row.turn, row.fingerprint
+        )
         return GameInfo(row.id, setup, progress, row.decisions)
 
     # -- connections ---------------------------------------------------------------------
@@ -410,6 +428,11 @@ def _check_tables(name: str, engine: Engine) -> bool:
         raise StoreError(f"{name}: munchkin_meta holds no valid format_version ({version!r})")
     if int(version) > FORMAT_VERSION:
         raise StoreError(f"{name}: written by a newer version of munchkin (format {version}; {_READS})")
+    if int(version) < FORMAT_VERSION:
+        raise StoreError(
+            f"{name}: written by an older version of munchkin (format {version}; {_READS}: "
+            "its games followed older rules and cannot be replayed; use another --db)"
+        )
     return True
 
 
@@ -467,6 +490,21 @@ def _seats(text: str, where: str) -> tuple[Seat, ...]:
     return tuple(Seat(**seat) for seat in data)
 
 
+def _options(text: str, where: str) -> TableOptions:
+    """The saved table options (only those not at their defaults are saved)."""
+    try:
+        return parse_options(_json(text, f"{where}: options"), f"{where}: options")
+    except OptionsError as exc:
+        raise StoreError(str(exc)) from None
+
+
+def _winners(text: str, names: set[str], where: str) -> tuple[str, ...]:
+    data = _json(text, f"{where}: winners")
+    if not isinstance(data, list) or not all(isinstance(w, str) and w in names for w in data):
+        raise StoreError(f"{where}: winners: expected a list of the game's players")
+    return tuple(data)
+
+
 def _decision(row: DecisionRow, number: int, names: set[str], where: str) -> Decision:
     here = f"{where}, decision {number}"
     if row.number != number:
@@ -500,8 +538,10 @@ def load_cards(sets: tuple[str, ...]) -> tuple[CardDef, ...]:
 
 
 def new_game(setup: Setup) -> Game:
-    """The starting position; CardLoadError or SetupError if the setup cannot start a game."""
-    return Game.new(load_cards(setup.sets), [(seat.name, seat.sex) for seat in setup.seats], setup.seed)
+    """The starting position by the setup's table options; CardLoadError or SetupError if the
+    setup cannot start a game."""
+    seats = [(seat.name, seat.sex) for seat in setup.seats]
+    return Game.new(load_cards(setup.sets), seats, setup.seed, setup.options)
 
 
 def replay(

@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, OptionList, RichLog, Static
 
-from munchkin.describe import situation
+from munchkin.describe import prompt_kind, situation
 from munchkin.engine.errors import RulesError
 from munchkin.session import HUMAN, Session, SessionError
 from munchkin.tui.history import History
@@ -121,7 +121,7 @@ class MunchkinApp(App[None]):
         self.query_one(CombatPanel).show(data["combat"])
         self.query_one("#situation", Static).update(situation(data, names))
         menu = self.query_one(ActionMenu)
-        menu.show(view.legal if data["deciding"] else [], names, self.seat)
+        menu.show(view.legal if data["deciding"] else [], names, self.seat, prompt_kind(data))
         menu.focus()
         self.show_log()
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Annotated
 
 import typer
 
+from munchkin import table_options
+from munchkin.describe import winners_line, winners_text
 from munchkin.match import NAMES, SEXES
 from munchkin.session import BOT_KINDS, HUMAN, Seat, Session, SessionError
 from munchkin.store import Store, StoreError
@@ -58,10 +61,18 @@ def play(
     seed: int = typer.Option(None, help="Game seed (random when left out)."),
     db: str = typer.Option(None, help="Database URL for saved games (default: the local database)."),
     resume: int = typer.Option(None, help="Continue the saved game with this id."),
-    no_ui: bool = typer.Option(False, "--no-ui", help="Play a bots-only game to the end, print the winner."),
+    no_ui: bool = typer.Option(False, "--no-ui", help="Play a bots-only game to the end, print the winners."),
+    option: Annotated[
+        list[str] | None, typer.Option("--option", metavar="NAME=VALUE", help=table_options.OPTION_HELP)
+    ] = None,
 ) -> None:
-    """Play Munchkin in the terminal against bots, or hot-seat with friends; saved after every decision."""
+    """Play Munchkin in the terminal against bots, or hot-seat with friends; saved after every
+    decision, with its table options (a resumed game keeps its own)."""
+    option = option or []
+    options = table_options.from_command_line(option)
     try:
+        if resume is not None and option:
+            raise SeatError("a resumed game keeps the table options it was saved with: leave out --option")
         store = Store(db)
         if resume is not None:
             session = Session.resume(resume, store)
@@ -69,9 +80,8 @@ def play(
         else:
             seats = _check_seats(parse_seats(players, name, sex, bots), no_ui)
             set_names = [s.strip() for s in sets.split(",") if s.strip()]
-            session = Session.start(
-                seats, set_names, random.randrange(1 << 30) if seed is None else seed, store
-            )
+            chosen_seed = random.randrange(1 << 30) if seed is None else seed
+            session = Session.start(seats, set_names, chosen_seed, store, options)
     except (SeatError, StoreError, SessionError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
@@ -83,10 +93,10 @@ def play(
 
 
 def _headless(session: Session) -> None:
-    """Bots only: play to the end, tell the winner."""
+    """Bots only: play to the end, tell the winners."""
     session.run_to_end()
     turns = session.view(session.seats[0].name).data["turn"]
-    typer.echo(f"Winner: {session.winner or 'nobody'} after {turns} turns (game {session.game_id}).")
+    typer.echo(f"{winners_line(session.winners)} after {turns} turns (game {session.game_id}).")
 
 
 def _on_screen(session: Session) -> None:
@@ -95,7 +105,7 @@ def _on_screen(session: Session) -> None:
 
     MunchkinApp(session).run()
     if session.over:
-        typer.echo(f"Game {session.game_id} is over: {session.winner or 'nobody'} won.")
+        typer.echo(f"Game {session.game_id} is over: {winners_text(session.winners)}.")
     else:
         typer.echo(f"Game {session.game_id} saved; go on with: munchkin play --resume {session.game_id}")
 
@@ -115,4 +125,4 @@ def _check_seats(seats: Sequence[Seat], no_ui: bool) -> Sequence[Seat]:
 
 def register(app: typer.Typer) -> None:
     """Add the `play` command to the `munchkin` command."""
-    app.command()(play)
+    app.command(epilog=table_options.epilog())(play)

@@ -62,7 +62,7 @@ def standing(munchkins: int, monsters: int) -> str:
     if munchkins > monsters:
         return f"The munchkins are ahead by {munchkins - monsters}."
     if munchkins == monsters:
-        return "Tied: the monsters win it, unless the fighter is a Warrior."
+        return "Tied: the monsters win it, unless a Warrior fights or helps."
     return f"The monsters are ahead by {monsters - munchkins}."
 
 
@@ -130,11 +130,13 @@ class ActionMenu(OptionList):
         super().__init__(**kwargs)
         self.actions: list[Action] = []
 
-    def show(self, legal: list[Action], names: Mapping[str, str], me: str) -> None:
+    def show(self, legal: list[Action], names: Mapping[str, str], me: str, prompt: str | None = None) -> None:
+        """The actions, answers read as answers to the open question of kind `prompt`."""
         first = default_action(legal)
         self.actions = [first, *(a for a in legal if a != first)] if first else []
         self.set_options(
-            Option(f"{i + 1 if i < 9 else ' '}  {describe(a, names, me)}") for i, a in enumerate(self.actions)
+            Option(f"{i + 1 if i < 9 else ' '}  {describe(a, names, me, prompt)}")
+            for i, a in enumerate(self.actions)
         )
         self.highlighted = 0 if self.actions else None
 

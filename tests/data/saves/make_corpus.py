@@ -46,7 +46,20 @@ CASES = {
     "newer_format": Case(
         "game",
         ("UPDATE munchkin_meta SET value = '99' WHERE key = 'format_version'",),
-        "written by a newer version of munchkin (format 99; this program reads format 1 and older)",
+        "written by a newer version of munchkin (format 99; this program reads format 2)",
+        on_open=True,
+    ),
+    "older_format": Case(
+        "game",
+        (  # the format 1 game row: one winner, no options
+            "ALTER TABLE munchkin_games DROP COLUMN options",
+            "ALTER TABLE munchkin_games DROP COLUMN winners",
+            "ALTER TABLE munchkin_games ADD COLUMN winner VARCHAR(64)",
+            "UPDATE munchkin_games SET format_version = 1",
+            "UPDATE munchkin_meta SET value = '1' WHERE key = 'format_version'",
+        ),
+        "written by an older version of munchkin (format 1; this program reads format 2: "
+        "its games followed older rules and cannot be replayed; use another --db)",
         on_open=True,
     ),
     "newer_game_format": Case(
