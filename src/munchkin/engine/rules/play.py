@@ -572,6 +572,9 @@ def play_options(g: GameState, seat: int) -> Iterator[Action]:
     """Every legal play, checked here with the parts of `check_play`: each card of the hand
     (or the card drawn face up) that may be played at this time, with each sensible target
     that its type's check accepts."""
+    if g.pending is not None:
+        yield from answer_plays(g, seat)
+        return
     if not holds(_may_play, g, seat):
         return
     face_up = g.face_up if g.phase == "face_up" and seat == g.active else None
