@@ -16,7 +16,8 @@ from munchkin.engine.events import Event
 from munchkin.engine.rules import death, effects, limits, player_effects, run_away
 from munchkin.engine.rules.character import classes
 from munchkin.engine.rules.combat import apply_conditions, resolve
-from munchkin.engine.rules.play import answer_plays, curse_takes_effect, fixing_plays
+from munchkin.engine.rules.curses import curse_takes_effect
+from munchkin.engine.rules.play import answer_plays, fixing_plays
 from munchkin.engine.rules.powers import settle_theft
 from munchkin.engine.rules.responses import passed, responders, set_die
 from munchkin.engine.rules.turn import answer_charity_to, give_charity, next_turn

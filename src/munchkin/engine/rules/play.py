@@ -1,290 +1,26 @@
-"""Playing a card from the hand (or the face-up door card), by card type.
+"""Playing a card from the hand (or the face-up door card): the `play` verb.
 
-Timing and limits of each type: races and classes (B14), items (B11), steeds
-(S2, S8), hirelings (H1), curses (B15), one-shots and enhancers (B16), Go Up a
-Level (B3), Cheat! (B17), Divine Intervention.
+Each card type's timing, checks and effect are in card_types.py; while a roll or a curse
+awaits answers only answering cards are played (responses.py), and while a limit is broken
+only a card that puts it right (limits.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from munchkin.cards.schema import CardDef
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
-from munchkin.engine.rules.character import (
-    class_slots,
-    gain_levels,
-    hirelings_allowed,
-    race_slots,
-    win_level,
-)
-from munchkin.engine.rules.combat import enter_monster, reopen_window
-from munchkin.engine.rules.decks import act_when_drawn
-from munchkin.engine.rules.effects import change_hireling_sex, queue_effects
+from munchkin.engine.rules.card_types import CHEATABLE, CHECKS, DOES, WHEN, TypeCheck, in_time, source_card
+from munchkin.engine.rules.combat import reopen_window
 from munchkin.engine.rules.fight_cards import check_fight_card, fight_word, play_fight_card
-from munchkin.engine.rules.items import (
-    can_use,
-    cheated,
-    check_placeable,
-    discard,
-    holding_problem,
-    place_new_item,
-    reconcile_use,
-    require_fits,
-    use_problem,
-)
+from munchkin.engine.rules.items import holding_problem, reconcile_use, use_problem
 from munchkin.engine.rules.limits import LIMIT_PROMPTS
-from munchkin.engine.rules.responses import answer_word, answering_cards, play_answer, wait_for_answers
-from munchkin.engine.state import GameState, Pending
-from munchkin.engine.timing import free_to_act, in_fight, own_turn, own_turn_calm, require_own_turn_calm
-from munchkin.engine.verbs import holds, refuse, register, require, seat_of
-
-CHEATABLE = ("item", "steed", "hireling")
-
-
-def source_card(g: GameState, seat: int, card_id: str | None) -> int | None:
-    """The instance played: from the hand, or the door just drawn face up (B4)."""
-    if card_id is None:
-        return None
-    face_up = g.face_up
-    if g.phase == "face_up" and seat == g.active and face_up is not None and g.defs[face_up].id == card_id:
-        return face_up
-    return g.find(g.players[seat].hand, card_id)
-
-
-def _target(g: GameState, seat: int, a: Action) -> int:
-    if a.target is None:
-        return seat
-    return seat_of(g, a.target, "B15")
-
-
-def _monster_in_fight(g: GameState, card_id: str | None) -> int | None:
-    if g.combat is None or card_id is None:
-        return None
-    return g.find(g.combat.monsters, card_id)
-
-
-def _own_in_play(g: GameState, seat: int, card_id: str | None, kinds: tuple[str, ...]) -> int | None:
-    if card_id is None:
-        return None
-    p = g.players[seat]
-    zone = p.equipped + p.carried + p.steeds + p.hirelings
-    inst = g.find(zone, card_id)
-    return inst if inst is not None and g.defs[inst].type in kinds else None
-
-
-# -- checks per type -----------------------------------------------------------------
-
-
-def _check_race_class(g: GameState, seat: int, inst: int, a: Action) -> None:
-    card = g.defs[inst]
-    zone = g.players[seat].races if card.type == "race" else g.players[seat].classes
-    require(g.find(zone, card.id) is None, "B14", f"you already are {card.name}")
-
-
-def _check_boost(g: GameState, seat: int, inst: int, a: Action) -> None:
-    card = g.defs[inst]
-    playable = card.extra_races or card.extra_classes or card.extra_hirelings or card.enhances
-    require(bool(playable), "B4", f"{card.name} cannot be played")
-    require(own_turn(g, seat), "B14", f"{card.name} is played on your own turn")
-    boosts = [g.defs[b] for b in g.players[seat].boosts]
-    if card.extra_races or card.extra_classes:  # one Half-Breed, one Super Munchkin (B14)
-        same = any(
-            (b.extra_races and card.extra_races) or (b.extra_classes and card.extra_classes) for b in boosts
-        )
-        require(not same, "B14", f"you already have {card.name}: it allows one second race or class")
-    if card.enhances:
-        require(
-            _enhanced_trait(g, seat, a.on, card.enhances) is not None,
-            "B14",
-            f"name one of your {card.enhances} cards with on:",
-        )
-
-
-def _enhanced_trait(g: GameState, seat: int, card_id: str | None, kind: str) -> int | None:
-    p = g.players[seat]
-    return g.find(p.races if kind == "race" else p.classes, card_id or "")
-
-
-def _check_item(g: GameState, seat: int, inst: int, a: Action) -> None:
-    require_fits(check_placeable(g, g.players[seat], inst))
-
-
-def _check_steed(g: GameState, seat: int, inst: int, a: Action) -> None:
-    from munchkin.engine.rules.items import steeds_allowed
-
-    p = g.players[seat]
-    if not can_use(g, p, inst):  # an unusable steed is an ordinary Big item (S8)
-        require_fits(check_placeable(g, p, inst))
-        return
-    counted = [s for s in p.steeds if not cheated(g, s)]
-    require(len(counted) < steeds_allowed(g, p), "S2", "you already have a steed")
-
-
-def _check_hireling(g: GameState, seat: int, inst: int, a: Action) -> None:
-    p = g.players[seat]
-    counted = [h for h in p.hirelings if not cheated(g, h)]
-    require(len(counted) < hirelings_allowed(g, p), "H1", "you already have a hireling in play")
-
-
-def _check_curse(g: GameState, seat: int, inst: int, a: Action) -> None:
-    require(
-        g.first_door_kicked or g.options.curses_before_first_door,
-        "B15",
-        "no curse before the game's first door is kicked open",
-    )
-    target = _target(g, seat, a)
-    require(not g.players[target].dead, "B15", "the dead cannot be cursed")
-
-
-def _check_one_shot(g: GameState, seat: int, inst: int, a: Action) -> None:
-    card = g.defs[inst]
-    if card.uses == "run_away":
-        c = g.combat
-        running = c is not None and c.stage == "run" and c.runners[:1] == [seat] and not g.tasks
-        require(running, "B9", f"{card.name} is used when you run away, before rolling")
-        return
-    if in_fight(g) and (card.bonus or card.uses == "combat"):
-        require(a.on is None or _monster_in_fight(g, a.on) is not None, "B16", f"{a.on} is not in the fight")
-        return
-    require(card.uses == "any" and bool(card.effects), "B16", f"{card.name} is used in a fight")
-    target = _target(g, seat, a)
-    if any(e.kind == "steal_level" for e in card.effects):
-        _check_steal_level(g, seat, target)
-    if a.on is not None:
-        require(
-            _own_in_play(g, seat, a.on, ("hireling",)) is not None,
-            "H15",
-            f"{a.on} is not a hireling of yours",
-        )
-        require(
-            any(e.kind == "change_sex" for e in card.effects),
-            "H15",
-            f"{card.name} does nothing to a hireling",
-        )
-
-
-def _check_steal_level(g: GameState, seat: int, target: int) -> None:
-    """A level is stolen from another player, never below 1, never for the winning level (B3)."""
-    require(target != seat, "B3", "steal a level from another player: name them with target:")
-    require(g.players[target].level > 1, "B3", "a level is never stolen below level 1")
-    require(g.players[seat].level + 1 < win_level(g), "B3", "a stolen level is never the winning level")
-
-
-def _check_go_up(g: GameState, seat: int, inst: int, a: Action) -> None:
-    card = g.defs[inst]
-    if card.on_other:
-        target = seat_of(g, a.target, "B3")
-        require(
-            target != seat and not g.players[target].dead, "B3", f"{card.name} is played on another player"
-        )
-    else:
-        target = seat
-        require(a.target in (None, g.players[seat].name), "B3", "Go Up a Level is played on yourself")
-    if card.unless_highest:
-        others = [q.level for i, q in enumerate(g.players) if i != seat]
-        require(g.players[seat].level < max(others), "B3", f"{card.name} is not for the highest-level player")
-    require(
-        g.players[target].level + card.levels < win_level(g),
-        "B3",
-        "Go Up a Level never gives the winning level",
-    )
-
-
-def _check_monster_enhancer(g: GameState, seat: int, inst: int, a: Action) -> None:
-    require(in_fight(g), "B16", "monster enhancers are played in a fight")
-    require(_monster_in_fight(g, a.on) is not None, "B16", "name a monster of the fight with on:")
-
-
-def _check_steed_enhancer(g: GameState, seat: int, inst: int, a: Action) -> None:
-    require(_own_in_play(g, seat, a.on, ("steed",)) is not None, "S5", "name one of your steeds with on:")
-
-
-def _check_item_enhancer(g: GameState, seat: int, inst: int, a: Action) -> None:
-    require(_own_in_play(g, seat, a.on, ("item",)) is not None, "S5", "name one of your items with on:")
-
-
-def _check_cheat(g: GameState, seat: int, inst: int, a: Action) -> None:
-    require(a.on is not None, "B17", "a Cheat! is attached to a card: name it with on:")
-    if _own_in_play(g, seat, a.on, CHEATABLE) is not None:
-        require_own_turn_calm(g, seat, "B17", "a Cheat! is attached")
-        return
-    in_hand = g.find(g.players[seat].hand, a.on or "")
-    require(
-        in_hand is not None and g.defs[in_hand].type in CHEATABLE,
-        "B17",
-        f"{a.on} is not an item, steed or hireling of yours",
-    )
-    if g.defs[in_hand or 0].type != "hireling":
-        require_own_turn_calm(g, seat, "B17", "a Cheat! is attached")
-
-
-def _check_wandering(g: GameState, seat: int, inst: int, a: Action) -> None:
-    require(in_fight(g), "B16", "a Wandering Monster is played in a fight")
-    monster = g.find(g.players[seat].hand, a.on or "")
-    require(
-        monster is not None and g.defs[monster].type == "monster",
-        "B16",
-        "name a monster in your hand with on:",
-    )
-
-
-def _check_divine(g: GameState, seat: int, inst: int, a: Action) -> None:
-    """Divine Intervention acts as it is drawn and never stays in a hand; one a position put
-    there may be played at any time, with the same effect (B16)."""
-
-
-def _check_unplayable(g: GameState, seat: int, inst: int, a: Action) -> None:
-    raise refuse("B4", f"{g.defs[inst].name} cannot be played; a monster is fought (look_for_trouble)")
-
-
-Gate = Callable[[GameState, int], bool]
-WHEN: dict[str, tuple[Gate, str, str]] = {
-    "race": (own_turn, "B14", "a race is played on your own turn"),
-    "class": (own_turn, "B14", "a class is played on your own turn"),
-    "item": (own_turn_calm, "B11", "items are played only on your own turn, outside combat"),
-    "steed": (own_turn_calm, "S8", "steeds are played only on your own turn, outside combat"),
-    "steed_enhancer": (
-        own_turn_calm,
-        "S5",
-        "steed enhancers are played only on your own turn, outside combat",
-    ),
-    "item_enhancer": (
-        own_turn_calm,
-        "B11",
-        "item enhancers are played only on your own turn, outside combat",
-    ),
-}
-"""Card types played only at set times of one's own turn (B11, B14, S5, S8): the gate, its
-rule, and the refusal. The other types' timing depends on the card and is in their checks."""
-
-
-def _in_time(g: GameState, seat: int, kind: str) -> bool:
-    when = WHEN.get(kind)
-    return when is None or when[0](g, seat)
-
-
-TypeCheck = Callable[[GameState, int, int, Action], None]
-CHECKS: dict[str, TypeCheck] = {
-    "race": _check_race_class,
-    "class": _check_race_class,
-    "other": _check_boost,
-    "item": _check_item,
-    "steed": _check_steed,
-    "hireling": _check_hireling,
-    "curse": _check_curse,
-    "trap": _check_curse,
-    "one_shot": _check_one_shot,
-    "go_up_a_level": _check_go_up,
-    "monster_enhancer": _check_monster_enhancer,
-    "steed_enhancer": _check_steed_enhancer,
-    "item_enhancer": _check_item_enhancer,
-    "cheat": _check_cheat,
-    "wandering_monster": _check_wandering,
-    "divine_intervention": _check_divine,
-    "monster": _check_unplayable,
-}
+from munchkin.engine.rules.responses import answer_word, answering_cards, play_answer
+from munchkin.engine.state import GameState
+from munchkin.engine.timing import free_to_act, in_fight, own_turn
+from munchkin.engine.verbs import holds, refuse, register, require
 
 
 def _may_play(g: GameState, seat: int) -> None:
@@ -307,7 +43,7 @@ def check_play(g: GameState, seat: int, a: Action) -> None:
     if g.phase == "face_up" and seat == g.active and inst != g.face_up:
         raise refuse("B4", "first decide what to do with the card drawn face up")
     kind = g.defs[inst].type
-    if not _in_time(g, seat, kind):
+    if not in_time(g, seat, kind):
         _, rule, message = WHEN[kind]
         raise refuse(rule, message)
     require(answer_word(g.defs[inst]) is None, "B16", f"{g.defs[inst].name} answers a die roll or a curse")
@@ -317,9 +53,6 @@ def check_play(g: GameState, seat: int, a: Action) -> None:
 def _check_of(card: CardDef) -> TypeCheck:
     """The check of a card's play: its fight word's, else its type's."""
     return check_fight_card if fight_word(card) is not None else CHECKS[card.type]
-
-
-# -- effects per type ----------------------------------------------------------------
 
 
 def _check_answer(g: GameState, seat: int, a: Action) -> None:
@@ -393,178 +126,6 @@ def do_play(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
         reopen_window(g)  # everyone may respond to a card played into a fight (B16)
 
 
-def _do_race_class(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
-    p = g.players[seat]
-    is_race_card = g.defs[inst].type == "race"
-    zone = p.races if is_race_card else p.classes
-    slots = race_slots(g, p) if is_race_card else class_slots(g, p)
-    while len(zone) >= slots:  # a new race or class replaces the old one (B14)
-        discard(g, zone.pop(0))
-    zone.append(inst)
-    reconcile_use(g, seat, ev)
-
-
-def _do_boost(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
-    """Half-Breed and the like stay in play; a race or class enhancer goes on its card."""
-    enhances = g.defs[inst].enhances
-    if enhances:
-        trait = _enhanced_trait(g, seat, a.on, enhances)
-        assert trait is not None
-        g.attached.setdefault(trait, []).append(inst)
-    else:
-        g.players[seat].boosts.append(inst)
-
-
-def _do_item(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
-    place_new_item(g, g.players[seat], inst)
-
-
-def _do_steed(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
-    p = g.players[seat]
-    if can_use(g, p, inst):
-        p.steeds.append(inst)
-    else:
-        p.carried.append(inst)
-
-
-def _do_hireling(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
-    g.players[seat].hirelings.append(inst)
-
-
-def _do_curse(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
-    """A curse hits its target at once; a lasting one stays in front of them (B15)."""
-    curse_hits(g, _target(g, seat, a), inst, caster=seat)
-
-
-def curse_hits(g: GameState, target: int, inst: int, caster: int | None) -> None:
-    """`caster` played the curse; none when it was drawn face up (B15, H11). Whoever holds a
-    card that cancels curses may answer first."""
-    if caster is not None:
-        _doom(g, target, inst, caster)
-    if not wait_for_answers(g, Pending("curse", caster, inst, other=target)):
-        curse_takes_effect(g, target, inst, caster)
-
-
-def _doom(g: GameState, target: int, inst: int, caster: int) -> None:
-    """A curse played on someone else also hits each player under a `doom` curse, which then
-    goes, even if the curse is cancelled for its target or does nothing to them; lasting
-    effects stay with the target alone (digest §2.5, §4.31)."""
-    for seat, q in enumerate(g.players):
-        doom = next((src for kind, _, src in q.lasting if kind == "doom"), None)
-        if seat == target or doom is None or q.dead:
-            continue
-        q.lasting = [entry for entry in q.lasting if entry[2] != doom]
-        if doom in q.curses:
-            q.curses.remove(doom)
-            discard(g, doom)
-        queue_effects(g, seat, [e for e in g.defs[inst].effects if not e.lasting], inst, caster)
-
-
-def curse_takes_effect(g: GameState, target: int, inst: int, caster: int | None) -> None:
-    """The curse hits its target; a lasting one stays in front of them (B15)."""
-    card = g.defs[inst]
-    if any(e.lasting for e in card.effects):
-        g.players[target].curses.append(inst)
-    else:
-        discard(g, inst)
-    queue_effects(g, target, card.effects, inst, caster)
-
-
-def _do_one_shot(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
-    card = g.defs[inst]
-    c = g.combat
-    if c is not None and c.stage == "run" and card.uses == "run_away":
-        c.played.append((inst, 0))
-        if card.run_away:
-            c.mods.append((seat, card.run_away, inst, "run bonus"))
-        queue_effects(g, seat, card.effects, inst)
-    elif c is not None and in_fight(g) and (card.bonus or card.uses == "combat"):
-        c.played.append((inst, 1 if a.on else 0))
-        queue_effects(g, seat, card.effects, inst)
-    else:
-        discard(g, inst)
-        hireling = _own_in_play(g, seat, a.on, ("hireling",))
-        if hireling is None:
-            queue_effects(g, _target(g, seat, a), card.effects, inst, seat)
-            return
-        for effect in card.effects:  # a sex change may be used on a hireling (H15)
-            if effect.kind == "change_sex":
-                change_hireling_sex(g, hireling, ev, card.id)
-            else:
-                queue_effects(g, seat, [effect], inst, seat)
-
-
-def _do_go_up(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
-    discard(g, inst)
-    target = g.index(a.target) if g.defs[inst].on_other and a.target else seat
-    gain_levels(g, target, g.defs[inst].levels, ev, g.defs[inst].id, may_win=False)
-
-
-def _do_attach(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
-    """Monster, steed and item enhancers stay with what they enhance (B16, S5)."""
-    target = (
-        _monster_in_fight(g, a.on)
-        if g.defs[inst].type == "monster_enhancer"
-        else _own_in_play(g, seat, a.on, ("steed", "item"))
-    )
-    assert target is not None
-    g.attached.setdefault(target, []).append(inst)
-
-
-def _do_cheat(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
-    """Attach a Cheat!; a card still in the hand is played together with it (B17)."""
-    p = g.players[seat]
-    target = _own_in_play(g, seat, a.on, CHEATABLE)
-    if target is None:
-        target = g.find(p.hand, a.on or "")
-        assert target is not None
-        p.hand.remove(target)
-        g.attached.setdefault(target, []).append(inst)
-        kind = g.defs[target].type
-        zone = {"item": p.equipped, "steed": p.steeds, "hireling": p.hirelings}[kind]
-        zone.append(target)
-    else:
-        g.attached.setdefault(target, []).append(inst)
-        if target in p.carried and g.defs[target].type in ("item", "steed"):
-            p.carried.remove(target)
-            (p.steeds if g.defs[target].type == "steed" else p.equipped).append(target)
-    reconcile_use(g, seat, ev)
-
-
-def _do_wandering(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
-    p = g.players[seat]
-    monster = g.find(p.hand, a.on or "")
-    assert monster is not None
-    p.hand.remove(monster)
-    discard(g, inst)
-    enter_monster(g, monster, ev)
-
-
-def _do_divine(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
-    act_when_drawn(g, inst, ev)
-
-
-TypeDo = Callable[[GameState, int, int, Action, list[Event]], None]
-DOES: dict[str, TypeDo] = {
-    "race": _do_race_class,
-    "class": _do_race_class,
-    "other": _do_boost,
-    "item": _do_item,
-    "steed": _do_steed,
-    "hireling": _do_hireling,
-    "curse": _do_curse,
-    "trap": _do_curse,
-    "one_shot": _do_one_shot,
-    "go_up_a_level": _do_go_up,
-    "monster_enhancer": _do_attach,
-    "steed_enhancer": _do_attach,
-    "item_enhancer": _do_attach,
-    "cheat": _do_cheat,
-    "wandering_monster": _do_wandering,
-    "divine_intervention": _do_divine,
-}
-
-
 # -- options -------------------------------------------------------------------------
 
 
@@ -580,7 +141,7 @@ def play_options(g: GameState, seat: int) -> Iterator[Action]:
     face_up = g.face_up if g.phase == "face_up" and seat == g.active else None
     for inst in g.distinct(g.players[seat].hand) if face_up is None else [face_up]:
         kind = g.defs[inst].type
-        if _in_time(g, seat, kind) and answer_word(g.defs[inst]) is None:
+        if in_time(g, seat, kind) and answer_word(g.defs[inst]) is None:
             check = _check_of(g.defs[inst])
             yield from (a for a in _plays_of(g, seat, inst) if holds(check, g, seat, inst, a))
 

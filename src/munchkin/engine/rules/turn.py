@@ -8,9 +8,9 @@ from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import hand_limit, is_class
 from munchkin.engine.rules.combat import start_fight
+from munchkin.engine.rules.curses import curse_hits
 from munchkin.engine.rules.decks import act_when_drawn, acts_when_drawn, deal, draw, draw_to_hand
 from munchkin.engine.rules.items import discard
-from munchkin.engine.rules.play import curse_hits
 from munchkin.engine.state import GameState, Prompt
 from munchkin.engine.timing import free_to_act
 from munchkin.engine.verbs import Options, register, require, single
