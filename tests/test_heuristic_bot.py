@@ -171,23 +171,26 @@ def test_a_hireling_is_sacrificed_to_a_monster_that_cannot_be_escaped() -> None:
 
 
 def test_spare_items_are_sold_together_for_a_level_and_the_best_one_kept() -> None:
-    spare = [
-        "tinfoil-thinking-cap",
-        "bucket-of-valor",
-        "helm-of-stylish-dents",
-        "viking-lid-of-overcompensation",
-    ]
+    """One sale of the items that make 1000 gold, each of them needed (B12, R7); the
+    crown, the best headgear, stays in use, the small change too."""
+    needed = ["conical-hat-of-big-brains", "tinfoil-thinking-cap", "viking-lid-of-overcompensation"]
     game = _game(
         [
-            PlayerSetup("Ann", level=2, equipped=["crown-of-questionable-authority"], carried=spare),
+            PlayerSetup(
+                "Ann",
+                level=2,
+                equipped=["crown-of-questionable-authority"],
+                carried=[*needed, "bucket-of-valor"],
+            ),
             PlayerSetup("Bob"),
         ],
         ["elf"],
     )
     chosen = _play_until(game, "Ann", "kick_door")
-    assert sorted(a.cards[0] for a in chosen if a.verb == "sell") == sorted(spare)
+    assert [sorted(a.cards) for a in chosen if a.verb == "sell"] == [needed]
     ann = game.state.players[0]
     assert ann.level == 3 and game.state.ids(ann.equipped) == ["crown-of-questionable-authority"]
+    assert game.state.ids(ann.carried) == ["bucket-of-valor"]
 
 
 def test_the_better_item_is_worn_and_a_curse_goes_to_the_leader() -> None:
@@ -237,3 +240,149 @@ def test_charity_gives_away_the_least_useful_cards() -> None:
     chosen += _play_until(game, "Ann", "choose")
     given = [a.arg for a in chosen if a.verb == "choose"]
     assert len(given) == 2 and set(given) <= {*monsters, "sock-gremlin"}
+
+
+# -- the questions of issue 11 ------------------------------------------------------------------
+
+
+def _answer_until(game: Game, player: str, kind: str, limit: int = 30) -> Action:
+    """Others take their default decisions and `player` the bot's, until `player` is asked a
+    question of `kind`; the bot's answer to it, applied."""
+    bot = HeuristicBot(0, SETS["base+horses"])
+    for _ in range(limit):
+        prompt = game.state.prompt
+        if prompt is not None and prompt.kind == kind and game.state.players[prompt.player].name == player:
+            action = bot.choose(view(game, player))
+            game.apply(player, action)
+            return action
+        waiting = game.waiting_for()
+        assert waiting, f"nobody is waited for before a {kind} question"
+        who = waiting[0]
+        game.apply(who, bot.choose(view(game, who)) if who == player else game.default_action(who))
+    raise AssertionError(f"no {kind} question for {player}")
+
+
+def test_a_wizard_pays_cheap_cards_for_flight_from_painful_bad_stuff() -> None:
+    """A roll of 3 misses by 2: two cheap cards for +1 each save two levels and the hat (B14)."""
+    hand = ["bucket-of-valor", "pet-rock-of-protection"]
+    game = build(
+        CATALOG,
+        Position(
+            [PlayerSetup("Ann", level=3, class_=["wizard"], hand=hand), PlayerSetup("Bob")],
+            door_deck=["yeti-influencer"],
+        ),
+        dice=[3],
+    )
+    game.apply("Ann", Action("kick_door"))
+    assert _answer_until(game, "Ann", "flight") == Action("choose", "bucket-of-valor")
+    assert _answer_until(game, "Ann", "flight") == Action("choose", "pet-rock-of-protection")
+    assert game.state.players[0].level == 3 and game.state.combat is None
+
+
+def test_a_wizard_with_nothing_to_lose_keeps_its_cards() -> None:
+    """At level 1 with no headgear the Bad Stuff costs nothing: flight is declined (B14)."""
+    hand = ["bucket-of-valor", "pet-rock-of-protection"]
+    game = build(
+        CATALOG,
+        Position(
+            [PlayerSetup("Ann", level=1, class_=["wizard"], hand=hand), PlayerSetup("Bob")],
+            door_deck=["yeti-influencer"],
+        ),
+        dice=[3],
+    )
+    game.apply("Ann", Action("kick_door"))
+    assert _answer_until(game, "Ann", "flight") == Action("choose", "decline")
+    assert sorted(game.state.ids(game.state.players[0].hand)) == sorted(hand)
+
+
+def test_charity_goes_to_the_least_dangerous_of_the_tied_lowest() -> None:
+    """Bob and Cid are both level 2; Cid is far stronger, so Bob gets the card (B5)."""
+    hand = [
+        "apocalypse-llama",
+        "dungeon-masters-cat",
+        "elder-lawn-wyrm",
+        "hat-eating-moths",
+        "cheat",
+        "cheat",
+    ]
+    game = _game(
+        [
+            PlayerSetup("Ann", level=5, hand=hand),
+            PlayerSetup("Bob", level=2),
+            PlayerSetup("Cid", level=2, equipped=["crown-of-questionable-authority", "iron-clogs"]),
+        ],
+        ["elf"],
+    )
+    assert _answer_until(game, "Ann", "charity_to") == Action("choose", "Bob")
+
+
+def test_when_half_breed_goes_the_more_useful_race_is_kept() -> None:
+    """Elf or Dwarf: the Dwarf, whose axe the bot wields (B14)."""
+    game = _game(
+        [
+            PlayerSetup(
+                "Ann", level=3, race=["elf", "dwarf"], boosts=["half-breed"], equipped=["axe-of-grudges"]
+            ),
+            PlayerSetup("Bob"),
+        ],
+        ["elf"],
+    )
+    game.apply("Ann", Action("discard", "half-breed"))
+    assert _answer_until(game, "Ann", "keep_race") == Action("choose", "dwarf")
+    assert game.state.ids(game.state.players[0].races) == ["dwarf"]
+
+
+def test_when_super_munchkin_goes_the_more_useful_class_is_kept() -> None:
+    game = _game(
+        [
+            PlayerSetup("Ann", level=3, class_=["wizard", "warrior"], boosts=["super-munchkin"]),
+            PlayerSetup("Bob"),
+        ],
+        ["elf"],
+    )
+    game.apply("Ann", Action("discard", "super-munchkin"))
+    assert _answer_until(game, "Ann", "keep_class") == Action("choose", "warrior")
+
+
+def test_a_half_elf_takes_the_bad_stuff_branch_that_hurts_less() -> None:
+    """Elves lose 3 levels, everyone else 1: an Elf held alone beside Half-Breed chooses not
+    to count as an Elf (B14)."""
+    game = build(
+        CATALOG,
+        Position(
+            [PlayerSetup("Ann", level=4, race=["elf"], boosts=["half-breed"]), PlayerSetup("Bob")],
+            door_deck=["hipster-lich-apprentice"],
+        ),
+        dice=[1],
+    )
+    game.apply("Ann", Action("kick_door"))
+    assert _answer_until(game, "Ann", "half_trait") == Action("choose", "not as elf")
+    assert game.state.players[0].level == 3
+
+
+def _over_the_big_limit(others: list[PlayerSetup], big: list[str]) -> Game:
+    """Ann stops being a Dwarf while she uses two Big items (B11, B14)."""
+    game = _game([PlayerSetup("Ann", level=3, race=["dwarf"], equipped=big), *others], ["elf"])
+    game.apply("Ann", Action("discard", "dwarf"))
+    return game
+
+
+def test_a_big_item_over_the_limit_is_sold_when_that_gives_a_level() -> None:
+    game = _over_the_big_limit([PlayerSetup("Bob")], ["gilded-toilet-throne", "plate-armor-of-clanking"])
+    assert _answer_until(game, "Ann", "get_rid") == Action("choose", "sell gilded-toilet-throne")
+    ann = game.state.players[0]
+    assert ann.level == 4 and game.state.ids(ann.equipped) == ["plate-armor-of-clanking"]
+
+
+def test_a_big_item_over_the_limit_goes_to_the_weakest_player_when_no_sale_gives_a_level() -> None:
+    others = [PlayerSetup("Bob", level=5, equipped=["crown-of-questionable-authority"]), PlayerSetup("Cid")]
+    game = _over_the_big_limit(others, ["comically-large-hammer", "plate-armor-of-clanking"])
+    assert _answer_until(game, "Ann", "get_rid") == Action("choose", "give plate-armor-of-clanking to Cid")
+    assert game.state.ids(game.state.players[2].equipped) == ["plate-armor-of-clanking"]
+
+
+def test_a_big_item_over_the_limit_that_nobody_can_hold_is_discarded_the_least_valuable() -> None:
+    others = [PlayerSetup("Bob", equipped=["gilded-toilet-throne"])]
+    game = _over_the_big_limit(others, ["comically-large-hammer", "plate-armor-of-clanking"])
+    assert _answer_until(game, "Ann", "get_rid") == Action("choose", "plate-armor-of-clanking")
+    assert game.state.ids(game.state.players[0].equipped) == ["comically-large-hammer"]

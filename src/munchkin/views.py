@@ -17,9 +17,9 @@ from typing import Any
 from munchkin.engine.actions import Action, action_to_dict
 from munchkin.engine.events import Event
 from munchkin.engine.game import Game
-from munchkin.engine.rules.run_away import run_modifier
+from munchkin.engine.rules.run_away import ESCAPE_ROLL, run_modifier
 from munchkin.engine.rules.strength import character_parts
-from munchkin.engine.state import GameState, PlayerState
+from munchkin.engine.state import GameState, PlayerState, Prompt
 
 
 def _card(g: GameState, inst: int) -> dict[str, Any]:
@@ -85,6 +85,28 @@ def _combat(game: Game) -> dict[str, Any] | None:
     }
 
 
+PRIVATE_PROMPTS = frozenset({"charity_to"})
+"""Questions about a card only the one asked may see (the card given away as charity, B5)."""
+
+
+def _prompt(g: GameState, prompt: Prompt, seat: int) -> dict[str, Any]:
+    """An open question as `seat` sees it: the options only for the one asked; the card it is
+    about (the monster of a re-roll, the card that takes an item), unless that card is
+    private; for the Wizard's flight, the points the roll still misses (B14)."""
+    asked = prompt.player == seat
+    out: dict[str, Any] = {
+        "player": g.players[prompt.player].name,
+        "kind": prompt.kind,
+        "options": list(prompt.options) if asked else [],
+        "about": _prompt_source(g, prompt.data) if asked or prompt.kind not in PRIVATE_PROMPTS else None,
+    }
+    if prompt.kind == "flight":
+        _, total, paid = prompt.data
+        assert isinstance(total, int) and isinstance(paid, int)
+        out["missing"] = ESCAPE_ROLL - total - max(0, paid)
+    return out
+
+
 def _prompt_source(g: GameState, data: tuple[object, ...]) -> str | None:
     """The card a question is about (the monster of a re-roll, the card that takes an item)."""
     first = data[0] if data else None
@@ -147,14 +169,7 @@ def _see(game: Game, player: str) -> dict[str, Any]:
             "give": _cards(g, list(g.offer.give)),
             "take": _cards(g, list(g.offer.take)),
         },
-        "prompt": None
-        if prompt is None
-        else {
-            "player": g.players[prompt.player].name,
-            "kind": prompt.kind,
-            "options": list(prompt.options) if prompt.player == seat else [],
-            "about": _prompt_source(g, prompt.data),
-        },
+        "prompt": None if prompt is None else _prompt(g, prompt, seat),
         "gold_this_turn": g.gold,
         "double_sale_used": g.sold_double,
         "deciding": player in game.waiting_for(),

@@ -34,6 +34,7 @@ from munchkin.engine.actions import Action
 from munchkin.views import PlayerView
 
 WIN_LEVEL = 10
+"""The winning level unless the table chose another (the view's `options`, B2)."""
 LEVEL_VALUE = 3.0
 TREASURE_VALUE = 1.5
 GAME_VALUE = 1000.0
@@ -49,6 +50,7 @@ HELP_MARGIN = 1
 HELP_OVERHEAD = 0.5
 """What asking for help costs beyond the bribe: the helper sees the treasures."""
 MAX_POWER_CARDS = 3
+"""Cards per power and fight unless the table chose another number (`power_discards`, B14)."""
 WORN_SLOTS = ("headgear", "armor", "footgear")
 TRAIT_VALUES = {
     "warrior": 3.0,
@@ -80,9 +82,13 @@ def builtin_definitions() -> dict[str, CardDef]:
 class Seat:
     """One player's table as the view shows it, read with the card definitions."""
 
-    def __init__(self, table: Mapping[str, Any], defs: Mapping[str, CardDef]) -> None:
+    def __init__(
+        self, table: Mapping[str, Any], defs: Mapping[str, CardDef], win_level: int = WIN_LEVEL
+    ) -> None:
         self.table = table
         self.defs = defs
+        self.win_level = win_level
+        """The level that wins this game (B2)."""
         self.name: str = table["name"]
         self.level: int = table["level"]
         self.sex: str = table["sex"]
@@ -211,7 +217,7 @@ def card_value(card: CardDef, me: Seat) -> float:
     """What a card in the hand is worth to `me`."""
     kind = card.type
     if kind == "go_up_a_level":
-        return LEVEL_VALUE if me.level < WIN_LEVEL - 1 else 0.2
+        return LEVEL_VALUE if me.level < me.win_level - 1 else 0.2
     if kind == "item":
         return (card.bonus if usable(card, me) else 0.3 * card.bonus) + gold_worth(card)
     if kind in ("steed", "hireling"):
@@ -227,6 +233,11 @@ def card_value(card: CardDef, me: Seat) -> float:
     if kind == "steed_enhancer":
         return card.bonus if me.table["steeds"] else 0.5
     return KEPT_VALUES.get(kind, 1.0)
+
+
+def _names_any(cond: Condition, traits: Iterable[str]) -> bool:
+    """Whether a condition names one of these races or classes."""
+    return bool({*cond.race, *cond.class_}.intersection(traits))
 
 
 def holds(cond: Condition, seat: Seat) -> bool:
@@ -391,11 +402,12 @@ class Fight:
 
     @property
     def tie_wins(self) -> bool:
-        return "warrior" in self.fighter.classes
+        """A Warrior on the munchkins' side, fighter or helper, wins ties (B6, B14)."""
+        return any("warrior" in s.classes for s in self.fighters)
 
     @property
     def munchkins_win(self) -> bool:
-        """Strictly stronger, or tied with a Warrior fighting (B6, B14)."""
+        """Strictly stronger, or tied with a Warrior fighting or helping (B6, B14)."""
         return self.lead > 0 or (self.lead == 0 and self.tie_wins)
 
     @property
@@ -416,8 +428,13 @@ class Fight:
         return len(self.monsters) if seat is self.helper and "elf" in seat.races else 0
 
     def game_winner(self) -> Seat | None:
-        """Who would reach the winning level by winning this fight (B2)."""
-        return next((s for s in self.fighters if s.level + self.gain(s) >= WIN_LEVEL), None)
+        """Who would reach the winning level by winning this fight, the fighter first (an
+        Elf helper may win with them, B2)."""
+        return next((s for s in self.fighters if s.level + self.gain(s) >= s.win_level), None)
+
+    def game_winners(self) -> list[Seat]:
+        """Everyone who would win the game by winning this fight: all of them win (B2)."""
+        return [s for s in self.fighters if s.level + self.gain(s) >= s.win_level]
 
     def lead_with(self, helper: Seat) -> int:
         """The lead once `helper` joins: their strength, less the monsters' `vs` bonuses that
@@ -457,7 +474,9 @@ class Situation:
         self.view = view
         self.data = view.data
         self.defs = defs
-        self.seats = {t["name"]: Seat(t, defs) for t in self.data["players"]}
+        self.options: Mapping[str, Any] = self.data.get("options") or {}
+        win_level = self.options.get("win_level", WIN_LEVEL)
+        self.seats = {t["name"]: Seat(t, defs, win_level) for t in self.data["players"]}
         self.me = self.seats[view.player]
         self.hand = [defs[c["id"]] for c in self.data["hand"]]
         combat = self.data["combat"]
@@ -499,8 +518,8 @@ class Situation:
         level = seat.level + gain
         if gain <= 0 or seat is self.me:
             return False
-        close = level >= WIN_LEVEL - 2 or level > self.me.level
-        return level >= WIN_LEVEL or (seat is self.leader and close)
+        close = level >= seat.win_level - 2 or level > self.me.level
+        return level >= seat.win_level or (seat is self.leader and close)
 
     def run_loss(self, modifier_change: int = 0) -> float:
         """What running from this fight is expected to cost the bot."""
@@ -519,10 +538,6 @@ class HeuristicBot:
     def __init__(self, seed: int = 0, cards: Sequence[CardDef] | None = None) -> None:
         self.rng = random.Random(seed)
         self.defs = builtin_definitions() if cards is None else {c.id: c for c in cards}
-        self._gold = (-1, 0)
-        """(turn, gold) pooled by this turn's sales (R7), which the view does not show."""
-        self._doubled = -1
-        """The turn of the bot's last Halfling sale at double value (B14)."""
         self._asked: tuple[int, set[str]] = (-1, set())
         """(turn, players) already asked to help in this turn's fight."""
 
@@ -562,22 +577,127 @@ class HeuristicBot:
     # -- questions put to the bot ------------------------------------------------------------
 
     def _answer_prompt(self, s: Situation) -> Action | None:
-        """Loot the best card; give away or lose the least valuable one; free the worst curse."""
+        """Answer the question asked: each kind by its own rule; where a card played would put
+        a broken limit right, play it when it costs less than what would go (B11)."""
         prompt, options = s.data["prompt"], s.legal("choose")
         if not options:
             return None
-        kind = prompt["kind"]
-        if kind == "loot":
-            return self._best(options, lambda a: s.value(a.arg))
-        if kind == "charity":
-            return self._best(options, lambda a: -s.value(a.arg))
-        if kind == "reroll":
-            return self._reroll(s, options)
-        if kind == "remove_curse":
-            return self._best(options, lambda a: harm(s.card(a.arg).effects, s.me, 0.0))
+        answer = self._ANSWERS.get(prompt["kind"])
+        if answer is not None:
+            return answer(self, s, options)
+        return self._least_valuable(s, options)
+
+    def _loot(self, s: Situation, options: list[Action]) -> Action | None:
+        """Take the best card of the body (B10)."""
+        return self._best(options, lambda a: s.value(a.arg))
+
+    def _charity(self, s: Situation, options: list[Action]) -> Action | None:
+        """Give away the least valuable card (B5)."""
+        return self._best(options, lambda a: -s.value(a.arg))
+
+    def _charity_to(self, s: Situation, options: list[Action]) -> Action | None:
+        """Among the tied lowest players, the least dangerous gets the card (B5)."""
+        return self._best(options, lambda a: -threat(s.seats[a.arg or ""]))
+
+    def _remove_curse(self, s: Situation, options: list[Action]) -> Action | None:
+        """Free the worst curse."""
+        return self._best(options, lambda a: harm(s.card(a.arg).effects, s.me, 0.0))
+
+    def _keep_trait(self, s: Situation, options: list[Action]) -> Action | None:
+        """Keep the race or class worth most, with the items it lets the bot use (B14)."""
+        held = [c for c, _ in s.me.in_play()] + s.hand
+        return self._best(options, lambda a: trait_score(s.card(a.arg), held))
+
+    def _half_trait(self, s: Situation, options: list[Action]) -> Action | None:
+        """Count a half race or class, or not, whichever branch of the effect hurts less (B14)."""
+        source = s.defs.get(s.data["prompt"]["about"] or "")
+        half = (options[0].arg or "").removeprefix("as ").split("/")
+        effects = [] if source is None else [*source.bad_stuff, *source.effects]
+        branches = [e.arg for e in effects if e.kind == "conditional" and _names_any(e.arg.if_, half)]
+        if not branches:
+            return options[-1]
+        as_half = sum(harm(b.then, s.me, s.hand_value) for b in branches)
+        not_half = sum(harm(b.else_, s.me, s.hand_value) for b in branches)
+        return options[0] if as_half < not_half else options[-1]
+
+    def _get_rid(self, s: Situation, options: list[Action]) -> Action | None:
+        """Over the Big, Complex or steed limit: sell an item when that gives a level, else
+        play a card that puts the limit right if it is worth less than the item, else give the
+        item to the weakest player, else discard the least valuable (B11, B12)."""
+        sales = [a for a in options if (a.arg or "").startswith("sell ")]
+        paying = [a for a in sales if self._sale_levels(s, ((a.arg or "").removeprefix("sell "),)) > 0]
+        if paying:
+            return self._best(paying, lambda a: -self._worth_in_play(s, (a.arg or "").removeprefix("sell ")))
+        discards = [a for a in options if " " not in (a.arg or "")]
+        fixing = self._fixing_play(s, discards)
+        if fixing is not None:
+            return fixing
+        gifts = [a for a in options if (a.arg or "").startswith("give ")]
+        if gifts:
+            return self._best(gifts, lambda a: self._gift_score(s, a.arg or ""))
+        return self._least_valuable(s, discards or options)
+
+    def _take_off(self, s: Situation, options: list[Action]) -> Action | None:
+        """Items no longer fit: play a card that makes them fit if it is worth less than the
+        least useful item, else take that one off (B11)."""
+        return self._fixing_play(s, options) or self._least_valuable(s, options)
+
+    def _gift_score(self, s: Situation, option: str) -> float:
+        """A gift to the weakest player, of the item the bot loses least by."""
+        card_id, _, name = option.removeprefix("give ").partition(" to ")
+        return -threat(s.seats[name]) * 10 - self._worth_in_play(s, card_id)
+
+    def _flight(self, s: Situation, options: list[Action]) -> Action | None:
+        """A Wizard pays its cheapest cards for +1 each to a failed roll when they make the
+        escape, and the Bad Stuff escaped costs more than they do (B14)."""
+        decline = s.legal("choose", arg="decline")
+        cards = sorted((a for a in options if a.arg != "decline"), key=lambda a: s.value(a.arg))
+        missing = s.data["prompt"].get("missing")
+        if not cards or not isinstance(missing, int) or missing > len(cards):
+            return decline[0] if decline else None
+        cost = sum(s.value(a.arg) for a in cards[:missing])
+        return cards[0] if cost < self._bad_stuff_cost(s) else (decline or cards)[0]
+
+    def _bad_stuff_cost(self, s: Situation) -> float:
+        """What the Bad Stuff of the monster being run from would cost the bot (B9, S9)."""
+        monster = s.defs.get(s.data["prompt"]["about"] or "")
+        if monster is None:
+            return 0.0
+        bad = (Effect(lose_levels=1),) if monster.type == "steed" else monster.bad_stuff
+        return harm(bad, s.me, s.hand_value)
+
+    def _set_die(self, s: Situation, options: list[Action]) -> Action | None:
+        """The highest face for the bot's own side's roll, the lowest against someone else."""
+        mine = s.fight is not None and s.me in s.fight.fighters
+        return (
+            max(options, key=lambda a: int(a.arg or 0))
+            if mine
+            else min(options, key=lambda a: int(a.arg or 0))
+        )
+
+    def _least_valuable(self, s: Situation, options: list[Action]) -> Action | None:
+        """Lose, take off or give up the card worth least to the bot."""
+        return self._best(options, lambda a: -self._worth_in_play(s, a.arg or ""))
+
+    @staticmethod
+    def _worth_in_play(s: Situation, card_id: str) -> float:
+        """A card in play, a race or class, or else a hand card, as worth to the bot."""
         worth = {c.id: item_worth(c, in_use) for c, in_use in s.me.in_play()}
         worth |= {c.id: trait_score(c, ()) for c in s.me.cards("races") + s.me.cards("classes")}
-        return self._best(options, lambda a: -worth.get(a.arg or "", s.value(a.arg)))
+        if card_id in worth:
+            return worth[card_id]
+        return s.value(card_id) if card_id in s.defs else 0.0
+
+    def _fixing_play(self, s: Situation, cards: list[Action]) -> Action | None:
+        """A card from the hand that puts the broken limit right (a Dwarf for Big items, a
+        hireling with hands), listed beside the answers, when it is worth less than the least
+        valuable of the `cards` that would go otherwise (B11)."""
+        plays = s.legal("play")
+        if not plays or not cards:
+            return None
+        at_stake = min(self._worth_in_play(s, a.arg or "") for a in cards)
+        cheapest = min(plays, key=lambda a: s.value(a.arg))
+        return cheapest if s.value(cheapest.arg) < at_stake else None
 
     def _reroll(self, s: Situation, options: list[Action]) -> Action | None:
         """A Halfling pays its cheapest card to roll a failed escape again, when the Bad Stuff
@@ -588,6 +708,22 @@ class HeuristicBot:
         chance = escape_chance(s.data["run_away_modifier"], reroll=False)
         pay = self._best([a for a in options if a != decline], lambda a: -s.value(a.arg))
         return pay if pay is not None and chance * bad > s.value(pay.arg) else decline
+
+    _ANSWERS: dict[str, Callable[[HeuristicBot, Situation, list[Action]], Action | None]] = {
+        "loot": _loot,
+        "charity": _charity,
+        "charity_to": _charity_to,
+        "reroll": _reroll,
+        "flight": _flight,
+        "remove_curse": _remove_curse,
+        "keep_race": _keep_trait,
+        "keep_class": _keep_trait,
+        "half_trait": _half_trait,
+        "get_rid": _get_rid,
+        "take_off": _take_off,
+        "set_die": _set_die,
+    }
+    """Each kind of question and its answer; the others lose the least valuable card."""
 
     def _answer_offer(self, s: Situation) -> Action | None:
         """Accept a trade that gives more than it takes (B13)."""
@@ -609,7 +745,7 @@ class HeuristicBot:
         assert fight is not None
         elf_levels = len(fight.monsters) if "elf" in s.me.races else 0
         wins = fight.lead_with(s.me) >= HELP_MARGIN
-        i_win = s.me.level + elf_levels >= WIN_LEVEL
+        i_win = s.me.level + elf_levels >= s.me.win_level
         stays_behind = fight.fighter.level + fight.levels < s.me.level
         paid = (fight.reward > 0 and stays_behind) or elf_levels > 0
         worth_it = paid and not s.dangerous(fight.fighter, fight.levels)
@@ -626,7 +762,8 @@ class HeuristicBot:
 
     def _run(self, s: Situation) -> Action | None:
         """After a lost fight: sacrifice a hireling when the Bad Stuff would cost more, use
-        run-away one-shots and flight when they save more than they cost, else roll (B9, H4)."""
+        run-away one-shots when they save more than they cost, else roll (B9, H4); a Wizard's
+        flight is asked after a failed roll (`_flight`)."""
         if not s.legal("run_away"):
             return None
         loss = s.run_loss()
@@ -634,9 +771,7 @@ class HeuristicBot:
         cheapest = self._best(sacrifices, lambda a: -self._hireling_worth(s, a.arg))
         if cheapest is not None and self._hireling_worth(s, cheapest.arg) < loss:
             return cheapest
-        savings = {
-            a: self._escape_gain(s, a, loss) - s.value(a.arg) for a in s.legal("play") + s.legal("flight")
-        }
+        savings = {a: self._escape_gain(s, a, loss) - s.value(a.arg) for a in s.legal("play")}
         best = self._best([a for a, saving in savings.items() if saving > 0], savings.__getitem__)
         return best or s.legal("run_away")[0]
 
@@ -648,9 +783,7 @@ class HeuristicBot:
 
     @staticmethod
     def _escape_gain(s: Situation, action: Action, loss: float) -> float:
-        """What a run-away one-shot or a card paid for flight saves (B9, B14, R9)."""
-        if action.verb == "flight":
-            return loss - s.run_loss(1)
+        """What a run-away one-shot saves (B9, R9)."""
         card = s.card(action.arg)
         if card.type != "one_shot" or card.uses != "run_away":
             return 0.0
@@ -701,8 +834,8 @@ class HeuristicBot:
         return self._best(wanderers, lambda a: s.card(a.on).levels + 0.5 * s.card(a.on).treasures)
 
     def _win_value(self, s: Situation, fight: Fight) -> float:
-        """What winning this fight brings the bot (B7)."""
-        if fight.game_winner() is s.me:
+        """What winning this fight brings the bot (B7); the game, alone or shared (B2)."""
+        if s.me in fight.game_winners():
             return GAME_VALUE
         levels = fight.gain(s.me) * LEVEL_VALUE
         treasures = fight.treasures - fight.reward if s.me is fight.fighter else fight.reward
@@ -743,7 +876,7 @@ class HeuristicBot:
         for card_id in sorted(by_card, key=s.value):
             points, action = max(by_card[card_id], key=lambda use: use[0])
             for _ in range(sum(1 for c in s.hand if c.id == card_id)):
-                if paid.get(action.verb) == MAX_POWER_CARDS:
+                if paid.get(action.verb) == s.options.get("power_discards", MAX_POWER_CARDS):
                     break
                 if action.verb in paid:
                     paid[action.verb] += 1
@@ -760,8 +893,8 @@ class HeuristicBot:
         candidates = []
         for other in s.opponents:
             elf = "elf" in other.races
-            too_close = other is s.leader and other.level >= WIN_LEVEL - 2
-            makes_win = elf and other.level + len(fight.monsters) >= WIN_LEVEL
+            too_close = other is s.leader and other.level >= other.win_level - 2
+            makes_win = elf and other.level + len(fight.monsters) >= other.win_level
             if other.name in self._asked[1] or too_close or makes_win:
                 continue
             action = s.legal("ask_help", arg=other.name, reward=min(0 if elf else 1, fight.treasures))
@@ -790,7 +923,7 @@ class HeuristicBot:
         """Cards against the munchkins: monster enhancers and one-shots for the monsters, a
         Wandering Monster, backstabs and curses on the fighters (B14, B15, B16)."""
         uses = [Use(a, 2, s.value(a.arg)) for a in s.legal("backstab")]
-        winner = fight.game_winner()
+        winners = fight.game_winners()
         fighters = {f.name: f for f in fight.fighters}
         for a in s.legal("play"):
             card = s.card(a.arg)
@@ -802,7 +935,7 @@ class HeuristicBot:
             elif card.type in ("curse", "trap") and a.target in fighters:
                 victim = fighters[a.target or ""]
                 level_after = victim.level - levels_lost(card.effects, victim) + fight.gain(victim)
-                stops = victim is winner and level_after < WIN_LEVEL
+                stops = winners == [victim] and level_after < victim.win_level
                 uses.append(Use(a, weakening(card.effects, victim), s.value(a.arg), stops))
         return uses
 
@@ -832,7 +965,7 @@ class HeuristicBot:
         """Whether the bot is clearly stronger than a monster, counting on part of its combat
         one-shots; on all of them, and no margin, for the fight that wins the game."""
         levels = 1 if monster.type == "steed" else monster.levels
-        all_in = s.me.level + levels >= WIN_LEVEL
+        all_in = s.me.level + levels >= s.me.win_level
         reserve = sum(c.bonus for c in s.hand if c.type == "one_shot" and c.uses == "combat")
         share, margin = (1.0, 0) if all_in else (RESERVE_SHARE, TROUBLE_MARGIN)
         return strength(s.me) + share * reserve >= monster_strength(monster, [s.me]) + margin
@@ -907,7 +1040,7 @@ class HeuristicBot:
             if "draw_treasures" in kinds or ("remove_curse" in kinds and s.me.table["lasting"]):
                 return a
             if card.type == "divine_intervention" and "cleric" in s.me.classes:
-                rivals = [o for o in s.opponents if "cleric" in o.classes and o.level >= WIN_LEVEL - 1]
+                rivals = [o for o in s.opponents if "cleric" in o.classes and o.level >= o.win_level - 1]
                 if not rivals:
                     return a
         return None
@@ -926,30 +1059,50 @@ class HeuristicBot:
         return self._best(curses, score)
 
     def _sell(self, s: Situation) -> Action | None:
-        """Sell what costs less than a level to lose, when this turn's gold then reaches 1000;
-        the most valuable first, doubled for a Halfling (B12, B14, R7)."""
-        if s.me.level >= WIN_LEVEL - 1 or not s.legal("sell"):
+        """The sale that gains most: levels (each full 1000 gold, never the winning one) for
+        less than they are worth, the least useful items first; a Halfling's first sale of the
+        turn counts its best item twice (B12, B14). With pooled gold (a table option) items
+        are sold one by one, the most valuable first, once the turn's gold then reaches 1000."""
+        if not s.legal("sell"):
             return None
-        turn = s.data["turn"]
-        gold = self._gold[1] if self._gold[0] == turn else 0
-        double = "halfling" in s.me.races and self._doubled != turn
+        if s.options.get("sale_gold") == "pooled":
+            return self._sell_pooled(s)
+        gains = {
+            a: self._sale_levels(s, a.cards) * LEVEL_VALUE - self._sale_costs(s, a.cards)
+            for a in s.legal("sell")
+        }
+        return self._best([a for a, gain in gains.items() if gain > 0], gains.__getitem__)
+
+    def _sale_levels(self, s: Situation, card_ids: Sequence[str]) -> int:
+        """Levels a sale of these items gives the bot (B12): never the winning level."""
+        double = "halfling" in s.me.races and not s.data["double_sale_used"]
+        values = [s.card(c).value or 0 for c in card_ids]
+        gold = self._sale_gold(values, double)
+        if s.options.get("sale_gold") == "pooled":
+            gold += s.data["gold_this_turn"]
+        return max(0, min(gold // GOLD_PER_LEVEL, s.me.win_level - 1 - s.me.level))
+
+    def _sale_costs(self, s: Situation, card_ids: Sequence[str]) -> float:
+        return sum(self._sale_cost(s, c) for c in card_ids)
+
+    def _sell_pooled(self, s: Situation) -> Action | None:
+        """Sell what costs less than a level to lose, when this turn's gold then reaches 1000;
+        the most valuable first (B12, R7)."""
+        gold = s.data["gold_this_turn"]
+        double = "halfling" in s.me.races and not s.data["double_sale_used"]
         goods = [(a, self._sale_cost(s, a.cards[0]), s.card(a.cards[0]).value or 0) for a in s.legal("sell")]
         chosen: list[tuple[Action, float, int]] = []
         for good in sorted((g for g in goods if g[2] > 0), key=lambda g: (g[1] / g[2], -g[2])):
-            if gold + self._sale_gold(chosen, double) >= GOLD_PER_LEVEL:
+            if gold + self._sale_gold([g[2] for g in chosen], double) >= GOLD_PER_LEVEL:
                 break
             chosen.append(good)
-        enough = gold + self._sale_gold(chosen, double) >= GOLD_PER_LEVEL
-        if not enough or sum(g[1] for g in chosen) >= LEVEL_VALUE:
+        enough = gold + self._sale_gold([g[2] for g in chosen], double) >= GOLD_PER_LEVEL
+        if not enough or sum(g[1] for g in chosen) >= LEVEL_VALUE or s.me.level >= s.me.win_level - 1:
             return None
-        action, _, value = max(chosen, key=lambda g: g[2])
-        self._gold = (turn, (gold + value * (2 if double else 1)) % GOLD_PER_LEVEL)
-        self._doubled = turn if double else self._doubled
-        return action
+        return max(chosen, key=lambda g: g[2])[0]
 
     @staticmethod
-    def _sale_gold(chosen: Sequence[tuple[Action, float, int]], double: bool) -> int:
-        values = [g[2] for g in chosen]
+    def _sale_gold(values: Sequence[int], double: bool) -> int:
         return sum(values) + (max(values, default=0) if double else 0)
 
     @staticmethod
