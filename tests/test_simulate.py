@@ -65,7 +65,8 @@ def test_one_or_two_workers_give_the_same_report(
 def test_report_files(one_worker: tuple[dict[str, Any], Path]) -> None:
     data, out = one_worker
     assert json.loads((out / "report.json").read_text()) == data
-    expected_keys = {"config", "games", "finished", "win_rate_by_seat", "win_rate_by_bot", "length"}
+    expected_keys = {"config", "games", "finished", "shared_wins", "win_rate_by_seat", "win_rate_by_bot"}
+    expected_keys |= {"length"}
     expected_keys |= {"level_curves", "cards", "monsters", "hirelings_steeds", "per_game", "timing"}
     assert set(data) == expected_keys
     page = (out / "report.html").read_text()
@@ -166,6 +167,7 @@ def test_recorder_counts_a_scripted_game_by_hand() -> None:
         ("monster_entered", {"player": "Ann", "card": "sock-gremlin"}),
         ("monster_entered", {"player": "Ann", "card": "mega-mimic"}),
         ("power_used", {"player": "Ann", "power": "charm", "card": "mega-mimic"}),
+        ("monster_left", {"player": "Ann", "card": "mega-mimic"}),
         ("combat_resolved", {"player": "Ann", "won": True}),
         ("combat_over", {"player": "Ann"}),
         # Bob and his helper Ann lose to a Sock Gremlin: Ann escapes, Bob is caught and dies
@@ -198,8 +200,8 @@ def test_recorder_counts_a_scripted_game_by_hand() -> None:
         _put(game, 0, zone, card)
     rec.after_decision(game, "Ann", Action("pass"))
 
-    record = rec.record(MatchResult(1, "Bob", [("Ann", Action("pass"))] * 7, turns=3), ["random", "random"])
-    assert record["winner"] == 1 and record["turns"] == 3 and record["decisions"] == 7
+    record = rec.record(MatchResult(1, ["Bob"], [("Ann", Action("pass"))] * 7, turns=3), ["random", "random"])
+    assert record["winners"] == [1] and record["turns"] == 3 and record["decisions"] == 7
     assert record["plays"] == {"unpaid-torchbearer": [0, 2], "sighing-pack-mule": [1, 0]}
     # fought, killed, escaped, caught, kills
     assert record["monsters"] == {
@@ -227,6 +229,46 @@ def test_recorder_counts_a_scripted_game_by_hand() -> None:
     assert summary["win_rate_by_seat"][1]["rate"] == 1.0
 
 
+def test_a_shared_win_counts_as_a_win_for_each_winner() -> None:
+    """Two seats reach the win level in the same fight: both win (B2); the rates say so."""
+    cards = cards_for(SETS)
+    rec = GameRecorder(cards, [name for name, _ in seat_players(3)])
+    rec.on_event(Event("card_played", {"player": "Bob", "card": "unpaid-torchbearer"}))
+    shared = rec.record(MatchResult(1, ["Cid", "Bob"], turns=9), ["random", "heuristic", "random"])
+    assert shared["winners"] == [2, 1]
+    alone = GameRecorder(cards, [name for name, _ in seat_players(3)]).record(
+        MatchResult(2, ["Ann"], turns=5), ["random", "heuristic", "random"]
+    )
+    summary = aggregate([shared, alone], cards, 3)
+    assert (summary["finished"], summary["shared_wins"]) == (2, 1)
+    assert [r["wins"] for r in summary["win_rate_by_seat"]] == [1, 1, 1]
+    assert {kind: r["wins"] for kind, r in summary["win_rate_by_bot"].items()} == {
+        "heuristic": 1,
+        "random": 2,
+    }
+    assert summary["cards"]["unpaid-torchbearer"]["players"]["wins"] == 1
+
+
+def test_table_options_play_every_game_and_the_report_tells_shared_wins(tmp_path: Path) -> None:
+    """`--option win_level=3`: each game ends at level 3; the report names the option and
+    says how a shared win is counted (B2)."""
+    data = simulate(tmp_path, "--workers", "1", "--option", "win_level=3", "--bots", "random")
+    assert data["config"]["options"] == {"win_level": 3}
+    assert all(game["winners"] for game in data["per_game"])
+    assert sum(r["wins"] for r in data["win_rate_by_seat"]) == sum(
+        len(g["winners"]) for g in data["per_game"]
+    )
+    page = (tmp_path / "report.html").read_text()
+    assert "options win_level=3" in page and "counts as a win for each of them" in page
+
+
+def test_a_bad_table_option_is_a_one_line_error(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["simulate", "--games", "1", "--option", "win_lvl=3", "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: --option: 'win_lvl': unknown option")
+    assert len(result.output.strip().splitlines()) == 1
+
+
 @pytest.mark.parametrize("seed", [2, 5])
 def test_recorder_agrees_with_the_event_stream_of_real_games(seed: int) -> None:
     cards = cards_for(SETS)
@@ -241,7 +283,7 @@ def test_recorder_agrees_with_the_event_stream_of_real_games(seed: int) -> None:
         kind, data = event.kind, event.data
         seen[kind] += kind != "escaped" or data["card"] is not None
         in_fight += kind == "monster_entered"
-        in_fight -= kind == "power_used" and data["power"] == "charm"
+        in_fight -= kind == "monster_left"
         seen["killed"] += in_fight if kind == "combat_resolved" and data["won"] else 0
         seen["kills"] += kind == "died" and data["source"] in monster_ids
         in_fight = 0 if kind == "combat_over" else in_fight

@@ -1,11 +1,12 @@
 """The random bot: a seeded random choice among the legal actions.
 
 Uniform choice makes hopeless players (they discard their own race, curse
-themselves, sell one small item at a time) and games that last thousands of
+themselves, sell their items as soon as they may) and games that last thousands of
 turns, so by default a verb is chosen by its weight, then one of its actions:
 cards are played and equipped, and help asked and given, more readily; own
 cards discarded, items taken off, curses on oneself, cards for the monsters in
-one's own fight, trades, thefts and one-item sales rarely. Every legal action
+one's own fight, trades, thefts and sales rarely. Answers to a question
+(`choose`) are picked among like any other verb's actions. Every legal action
 keeps a chance; `uniform=True` gives the plain uniform choice.
 """
 

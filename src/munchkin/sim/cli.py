@@ -23,6 +23,7 @@ from rich.progress import (
 from rich.text import Text
 
 from munchkin import bench as bench_module
+from munchkin import table_options
 from munchkin.cards.loader import CardLoadError
 from munchkin.sim.simulate import BOT_KINDS, SimConfig, cards_for, report_data, run_local, timed
 
@@ -105,9 +106,14 @@ def simulate(
     as_json: Annotated[
         bool, typer.Option("--json", help="Also print the report as one JSON object.")
     ] = False,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", metavar="NAME=VALUE", help=table_options.OPTION_HELP)
+    ] = None,
 ) -> None:
-    """Play many games between bots in parallel and write a report (JSON, HTML, PNG)."""
-    config = SimConfig(games, players, _names(bots), _names(sets), seed, max_decisions)
+    """Play many games between bots in parallel, every one by the same table options, and
+    write a report (JSON, HTML, PNG)."""
+    options = table_options.from_command_line(option or [])
+    config = SimConfig(games, players, _names(bots), _names(sets), seed, max_decisions, options)
     _check(config)
     _folder_for(out)
     try:
@@ -185,6 +191,6 @@ def profile(
 
 def register(app: typer.Typer) -> None:
     """Add `simulate`, `bench` and `profile` to the main command."""
-    app.command()(simulate)
+    app.command(epilog=table_options.epilog())(simulate)
     app.command()(bench)
     app.command()(profile)

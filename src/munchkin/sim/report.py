@@ -18,6 +18,8 @@ import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from munchkin.describe import options_text
+
 Data = dict[str, Any]
 TOP = 25
 """Rows of the most played cards and most fought monsters in plots and tables."""
@@ -142,6 +144,11 @@ def _most(table: dict[str, Data], key: str) -> list[Data]:
 
 # -- the page ------------------------------------------------------------------------------
 
+SHARED_WINS_NOTE = (
+    "A game won by several players together (B2: they reached the win level in the same fight; "
+    "{n} games here) counts as a win for each of them, so the rates by seat may add up to more than 1."
+)
+
 STYLE = (
     "body{font-family:sans-serif;max-width:60em;margin:auto;padding:1em}"
     "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px}"
@@ -179,7 +186,8 @@ def _sections(data: Data) -> dict[str, str]:
             ["who", "wins", "games", "win rate [95% CI]"],
             [[f"seat {r['seat']}", r["wins"], r["games"], _ci(r)] for r in data["win_rate_by_seat"]]
             + [[kind, r["wins"], r["games"], _ci(r)] for kind, r in data["win_rate_by_bot"].items()],
-        ),
+        )
+        + f"<p>{html.escape(SHARED_WINS_NOTE.format(n=data['shared_wins']))}</p>",
         "game_length": _table(
             ["", "mean", "median", "min", "max"],
             [[key, *(lengths[key][s] for s in ("mean", "median", "min", "max"))] for key in lengths],
@@ -207,8 +215,9 @@ def _sections(data: Data) -> dict[str, str]:
 def _page(data: Data, images: dict[str, tuple[str, bytes]]) -> str:
     config = data["config"]
     intro = (
-        f"{data['games']} games ({data['finished']} finished), {config['players']} players, "
-        f"bots {', '.join(config['bots'])}, sets {', '.join(config['sets'])}, seed {config['seed']}."
+        f"{data['games']} games ({data['finished']} finished, {data['shared_wins']} of them won by "
+        f"several players together), {config['players']} players, bots {', '.join(config['bots'])}, "
+        f"sets {', '.join(config['sets'])}, seed {config['seed']}, {options_text(config['options'])}."
     )
     tables = _sections(data)
     parts = [f"<h1>Munchkin simulation</h1><p>{html.escape(intro)}</p>"]

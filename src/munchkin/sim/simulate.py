@@ -21,6 +21,7 @@ from munchkin.bots import Bot
 from munchkin.bots.random_bot import RandomBot
 from munchkin.cards.loader import load_builtin_sets
 from munchkin.cards.schema import CardDef
+from munchkin.engine.options import DEFAULT_OPTIONS, TableOptions
 from munchkin.match import play_match, seat_players
 from munchkin.sim.stats import GameRecorder, Record, aggregate
 
@@ -30,7 +31,8 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class SimConfig:
-    """What to simulate; `bots` are kinds, given to the seats in turn (see `seat_kinds`)."""
+    """What to simulate; `bots` are kinds, given to the seats in turn (see `seat_kinds`);
+    every game is played by the table `options`."""
 
     games: int
     players: int = 4
@@ -38,6 +40,7 @@ class SimConfig:
     sets: tuple[str, ...] = ("base",)
     seed: int = 0
     max_decisions: int = 100_000
+    options: TableOptions = DEFAULT_OPTIONS
 
 
 def derive_seed(*parts: int) -> int:
@@ -83,6 +86,7 @@ def play_one(config: SimConfig, index: int) -> Record:
         config.max_decisions,
         on_event=recorder.on_event,
         after_decision=recorder.after_decision,
+        options=config.options,
     )
     return {"index": index, "seed": seed, **recorder.record(result, kinds)}
 
@@ -131,13 +135,13 @@ def run_local(config: SimConfig, workers: int, on_done: Callable[[], None] = lam
 
 
 def report_data(config: SimConfig, records: Sequence[Record], seconds: float, runner: str) -> dict[str, Any]:
-    """The whole report as plain data: configuration, figures, per-game summaries and, apart
-    (under `timing`), how long it took where."""
+    """The whole report as plain data: configuration (the table options not at their
+    defaults), figures, per-game summaries and, apart (under `timing`), how long it took where."""
     return {
-        "config": asdict(config),
+        "config": {**asdict(config), "options": config.options.changed()},
         **aggregate(records, cards_for(config.sets), config.players),
         "per_game": [
-            {key: r[key] for key in ("index", "seed", "bots", "winner", "turns", "decisions")}
+            {key: r[key] for key in ("index", "seed", "bots", "winners", "turns", "decisions")}
             for r in records
         ],
         "timing": {

@@ -2,7 +2,8 @@
 and their aggregation into the report's figures.
 
 A per-game record holds plain data only (it crosses process and machine boundaries):
-`turns`, `decisions`, `winner` (seat or None), `bots` (kind by seat), `levels` (every seat's
+`turns`, `decisions`, `winners` (seats: several when one fight took them to the win level
+together, B2; none for a game abandoned), `bots` (kind by seat), `levels` (every seat's
 level when each turn started), `plays` (card id -> times played by each seat), `monsters`
 (card id -> fought, killed, escaped, caught, kills) and `hirelings_steeds` (counters).
 """
@@ -101,7 +102,7 @@ class GameRecorder:
         return {
             "turns": result.turns,
             "decisions": len(result.decisions),
-            "winner": None if result.winner is None else self.seats[result.winner],
+            "winners": [self.seats[name] for name in result.winners],
             "bots": list(bots),
             "levels": self.levels,
             "plays": self.plays,
@@ -124,8 +125,9 @@ class GameRecorder:
         self.fight.append(data["card"])
         self._monster(data["card"])["fought"] += 1
 
-    def _charmed(self, data: dict[str, Any]) -> None:
-        if data["power"] == "charm" and data["card"] in self.fight:
+    def _left(self, data: dict[str, Any]) -> None:
+        """A monster left the fight without being killed (charmed, sent away: B7, B14)."""
+        if data["card"] in self.fight:
             self.fight.remove(data["card"])
 
     def _resolved(self, data: dict[str, Any]) -> None:
@@ -163,7 +165,7 @@ def _count(name: str) -> Handler:
 _HANDLERS: dict[str, Handler] = {
     "card_played": GameRecorder._played,
     "monster_entered": GameRecorder._entered,
-    "power_used": GameRecorder._charmed,
+    "monster_left": GameRecorder._left,
     "combat_resolved": GameRecorder._resolved,
     "combat_over": GameRecorder._over,
     "escaped": GameRecorder._escaped,
@@ -182,7 +184,8 @@ def aggregate(records: Sequence[Record], cards: Sequence[CardDef], players: int)
     """The report's figures from the per-game records, in their order."""
     return {
         "games": len(records),
-        "finished": sum(1 for r in records if r["winner"] is not None),
+        "finished": sum(1 for r in records if r["winners"]),
+        "shared_wins": sum(1 for r in records if len(r["winners"]) > 1),
         "win_rate_by_seat": win_rate_by_seat(records, players),
         "win_rate_by_bot": win_rate_by_bot(records),
         "length": {key: summary(r[key] for r in records) for key in ("turns", "decisions")},
@@ -196,17 +199,18 @@ def aggregate(records: Sequence[Record], cards: Sequence[CardDef], players: int)
 
 
 def win_rate_by_seat(records: Sequence[Record], players: int) -> list[dict[str, Any]]:
-    """Each seat's wins among all games; an unfinished game is a loss for every seat."""
+    """Each seat's wins among all games; a shared win is a win for each of its winners (B2),
+    so the rates may add up to more than 1; an unfinished game is a loss for every seat."""
     return [
-        {"seat": seat, **rate(sum(1 for r in records if r["winner"] == seat), len(records))}
+        {"seat": seat, **rate(sum(1 for r in records if seat in r["winners"]), len(records))}
         for seat in range(players)
     ]
 
 
 def win_rate_by_bot(records: Sequence[Record]) -> dict[str, dict[str, Any]]:
-    """Each bot kind's wins among the seats it held."""
+    """Each bot kind's wins among the seats it held; a shared win counts for each winner."""
     seats: Counter[str] = Counter(kind for r in records for kind in r["bots"])
-    wins: Counter[str] = Counter(r["bots"][r["winner"]] for r in records if r["winner"] is not None)
+    wins: Counter[str] = Counter(r["bots"][seat] for r in records for seat in r["winners"])
     return {kind: rate(wins[kind], seats[kind]) for kind in sorted(seats)}
 
 
@@ -249,7 +253,7 @@ def card_table(records: Sequence[Record], cards: Sequence[CardDef]) -> dict[str,
     table = {}
     for card in cards:
         played = [(r, seat) for r in records for seat, n in enumerate(r["plays"].get(card.id, ())) if n]
-        wins = sum(1 for r, seat in played if r["winner"] == seat)
+        wins = sum(1 for r, seat in played if seat in r["winners"])
         table[card.id] = {
             "name": card.name,
             "type": card.type,
