@@ -65,7 +65,7 @@ def test_the_listed_actions_are_the_callers_own_list() -> None:
 
 
 def test_a_refusal_keeps_what_was_listed_and_changes_nothing() -> None:
-    game = _game(2)
+    game = _game(3)  # a setup where the other players may play cards this one may not
     name = game.waiting_for()[0]
     listed = game.legal_actions(name)
     before = game.fingerprint()

@@ -394,6 +394,8 @@ def _check_words(card: CardDef, given: set[str]) -> None:
     for word in card.immune_to:
         if word not in EFFECT_KEYS:
             raise _Problem(f"'{clean(word)}' is not an effect word{suggest(word, EFFECT_KEYS)}", "immune_to")
+    if "uses_any" in given and card.type != "hireling":
+        raise _Problem(f"only for hirelings (type is '{card.type}')", "uses_any")
     for key in ("unless_highest", "on_other"):
         if key in given and card.type != "go_up_a_level":
             raise _Problem(f"only for Go Up a Level cards (type is '{card.type}')", key)

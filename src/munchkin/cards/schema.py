@@ -301,6 +301,8 @@ class CardDef(_Strict):
     """Items: slots taken besides `slot` (with `hands` in it, `hands:` hands are used)."""
     immune_to: tuple[str, ...] = ()
     """Items and steeds in use: effect words of curses that do not affect their owner."""
+    uses_any: bool = False
+    """Hirelings: may use any item it carries, whatever the item's restrictions (H7)."""
     unless_highest: bool = False
     """Go Up a Level: refused to a player of the highest level (ties included)."""
     on_other: bool = False

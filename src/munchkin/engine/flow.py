@@ -194,7 +194,7 @@ def _settle_pending(g: GameState, ev: list[Event]) -> None:
     elif p.kind == "theft":
         settle_theft(g, p, ev)
     else:
-        curse_takes_effect(g, p.other, p.card, p.seat)
+        curse_takes_effect(g, p.other, p.card, p.seat, ev, None if p.value < 0 else p.value)
 
 
 def _face_up_choice(g: GameState) -> bool:

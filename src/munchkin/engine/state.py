@@ -159,7 +159,8 @@ class Pending:
     """Something that has just happened and takes effect once everyone who could respond
     has (a die roll, a curse played): `kind` "run" (a run-away roll against the monster
     `card`), "theft" (a theft roll for `card` of seat `other`) or "curse" (the curse `card`
-    on seat `other`, played by `seat`, or drawn face up when `seat` is None)."""
+    on seat `other`, played by `seat`, or drawn face up when `seat` is None; `value`: the
+    hireling it was played on, else -1)."""
 
     kind: str
     seat: int | None
@@ -319,6 +320,10 @@ class GameState:
         """Items, steeds and hireling-carried items a player has in play (H8, S1)."""
         carried_by_hirelings = [i for h in p.hirelings for i in self.carrying.get(h, ())]
         return p.equipped + p.carried + p.steeds + carried_by_hirelings
+
+    def items_in_use(self, p: PlayerState) -> list[int]:
+        """Items worn or held: in use by the player or by the player's hirelings (B11, H7, H8)."""
+        return p.equipped + [i for h in p.hirelings for i in self.carrying.get(h, ())]
 
     def zones(self) -> Iterator[tuple[str, list[int]]]:
         """Every zone that holds cards, named, for invariant checks."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from munchkin.cards.schema import CardDef
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import class_slots, gain_levels, hirelings_allowed, race_slots, win_level
@@ -122,6 +123,11 @@ def _check_curse(g: GameState, seat: int, inst: int, a: Action) -> None:
     )
     target = _target(g, seat, a)
     require(not g.players[target].dead, "B15", "the dead cannot be cursed")
+    if a.on is not None:  # a sex change may be used on a hireling (H15)
+        on_hireling = g.find(g.players[target].hirelings, a.on) is not None
+        require(on_hireling, "H15", f"{a.on} is not a hireling of {g.players[target].name}")
+        sex_change = any(e.kind == "change_sex" for e in g.defs[inst].effects)
+        require(sex_change, "H15", f"{g.defs[inst].name} does nothing to a hireling")
 
 
 def _check_one_shot(g: GameState, seat: int, inst: int, a: Action) -> None:
@@ -136,6 +142,8 @@ def _check_one_shot(g: GameState, seat: int, inst: int, a: Action) -> None:
         return
     require(card.uses == "any" and bool(card.effects), "B16", f"{card.name} is used in a fight")
     target = _target(g, seat, a)
+    if not aimed(card):
+        require(target == seat, "B16", f"{card.name} is played on yourself")
     if any(e.kind == "steal_level" for e in card.effects):
         _check_steal_level(g, seat, target)
     if a.on is not None:
@@ -149,6 +157,16 @@ def _check_one_shot(g: GameState, seat: int, inst: int, a: Action) -> None:
             "H15",
             f"{card.name} does nothing to a hireling",
         )
+
+
+AIMED_WORDS = ("steal_level", "hireling_dies")
+"""Effects of one-shots played on another player, named with `target:`."""
+
+
+def aimed(card: CardDef) -> bool:
+    """Cards played on a player other than oneself: level thieves, hireling killers, and Go
+    Up a Level cards for another player."""
+    return card.on_other or (card.type == "one_shot" and any(e.kind in AIMED_WORDS for e in card.effects))
 
 
 def _check_steal_level(g: GameState, seat: int, target: int) -> None:
@@ -313,7 +331,9 @@ def _do_hireling(g: GameState, seat: int, inst: int, a: Action, ev: list[Event])
 
 def _do_curse(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
     """A curse hits its target at once; a lasting one stays in front of them (B15)."""
-    curse_hits(g, _target(g, seat, a), inst, caster=seat)
+    target = _target(g, seat, a)
+    hireling = g.find(g.players[target].hirelings, a.on) if a.on is not None else None
+    curse_hits(g, target, inst, seat, ev, hireling)
 
 
 def _do_one_shot(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:

@@ -103,28 +103,41 @@ def resolve(g: GameState, ev: list[Event]) -> None:
 def collect_rewards(g: GameState, ev: list[Event]) -> None:
     """Once the fight is over: levels per monster killed, for the fighter and an Elf helper
     at once (all who reach the win level win together), then the treasures, face down alone,
-    face up when helped (B2, B7, S9)."""
+    face up when helped; a monster's extra rewards for a kind of character go to whoever of
+    that kind was on the winning side (B2, B7, S9)."""
     c = fight(g)
-    extra_levels, extra_treasures = reward_bonus(g)
-    treasures = treasure_count(g) + extra_treasures
-    levels = sum(monster_levels(g, m) for m in c.monsters) + extra_levels
+    bonuses = reward_bonuses(g)
+    levels = sum(monster_levels(g, m) for m in c.monsters)
     gain_levels(g, c.fighter, levels, ev, "kill", may_win=True)
     if c.helper is not None and is_race(g, g.players[c.helper], "elf"):
         gain_levels(g, c.helper, len(c.monsters), ev, "elf helper", may_win=True)
+    for seat, extra_levels, _ in bonuses:
+        gain_levels(g, seat, extra_levels, ev, "kill", may_win=True)
     if g.winners:
         return
     if c.helper is not None:
         pay_bribe(g, c.fighter, c.helper, c.bribe, ev)
-    drawn = [i for i in (draw(g, "treasure", ev) for _ in range(treasures)) if i is not None]
-    helper_share = drawn[: c.reward] if c.helper is not None else []
+    _draw_treasures(g, c.fighter, treasure_count(g), c.reward, ev)
+    for seat, _, extra_treasures in bonuses:
+        _draw_treasures(g, seat, extra_treasures, 0, ev)
+
+
+def _draw_treasures(g: GameState, seat: int, count: int, helper_gets: int, ev: list[Event]) -> None:
+    """`seat` draws `count` treasures, face up when helped; the helper takes the first
+    `helper_gets` of them (B7, B8)."""
+    c = fight(g)
+    if count <= 0:
+        return
+    drawn = [i for i in (draw(g, "treasure", ev) for _ in range(count)) if i is not None]
+    helper_share = drawn[:helper_gets] if c.helper is not None else []
     for inst in drawn:
-        seat = c.helper if inst in helper_share and c.helper is not None else c.fighter
-        g.players[seat].hand.append(inst)
+        taker = c.helper if inst in helper_share and c.helper is not None else seat
+        g.players[taker].hand.append(inst)
     ev.append(
         Event(
             "treasures_drawn",
             {
-                "player": g.players[c.fighter].name,
+                "player": g.players[seat].name,
                 "count": len(drawn),
                 "face_up": c.helper is not None,
                 "cards": [g.defs[i].id for i in drawn] if c.helper is not None else [],
@@ -217,15 +230,17 @@ def apply_conditions(g: GameState, ev: list[Event]) -> None:
         reopen_window(g)
 
 
-def reward_bonus(g: GameState) -> tuple[int, int]:
-    """Extra levels and treasures of monsters beaten by someone of a kind they name."""
+def reward_bonuses(g: GameState) -> list[tuple[int, int, int]]:
+    """Extra (seat, levels, treasures) of monsters beaten by someone of a kind they name:
+    the fighter, else the helper, when of that kind."""
     c = fight(g)
-    levels = treasures = 0
+    bonuses = []
     for inst in c.monsters:
         for bonus in monster_def(g, inst).beaten_by:
-            if any(_rewarded(g, s, bonus) for s in c.fighters()):
-                levels, treasures = levels + bonus.levels, treasures + bonus.treasures
-    return levels, treasures
+            seat = next((s for s in c.fighters() if _rewarded(g, s, bonus)), None)
+            if seat is not None:
+                bonuses.append((seat, bonus.levels, bonus.treasures))
+    return bonuses
 
 
 def _rewarded(g: GameState, seat: int, bonus: RewardBonus) -> bool:

@@ -7,6 +7,7 @@ from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.effects import part_with
 from munchkin.engine.rules.items import discard, reconcile_use
+from munchkin.engine.rules.run_away import steed_run_away
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import free_to_act
 from munchkin.engine.verbs import refuse, register, require
@@ -19,12 +20,15 @@ def _about_to_run(g: GameState, seat: int) -> bool:
 
 def discardable(g: GameState, seat: int) -> list[int]:
     """The cards a player may discard now: races, classes, boosts and hirelings whenever
-    free to act, a steed only just before a run-away roll (B14, H3, S7)."""
+    free to act, a steed with a run-away penalty only just before a run-away roll (B14, H3,
+    S7)."""
     if not free_to_act(g, seat) or g.prompt is not None:
         return []
     p = g.players[seat]
     cards = p.races + p.classes + p.boosts + p.hirelings
-    return cards + p.steeds if _about_to_run(g, seat) else cards
+    if _about_to_run(g, seat):  # a steed with a run-away penalty, to avoid it (S7)
+        cards += [s for s in p.steeds if steed_run_away(g, s) < 0]
+    return cards
 
 
 def check_discard(g: GameState, seat: int, a: Action) -> None:
@@ -33,7 +37,7 @@ def check_discard(g: GameState, seat: int, a: Action) -> None:
     require(free_to_act(g, seat) and g.prompt is None, "B14", "wait: another decision is open")
     p = g.players[seat]
     if g.find(p.steeds, a.arg or "") is not None:
-        raise refuse("S7", "a steed is discarded only before a run-away roll")
+        raise refuse("S7", "only a steed with a run-away penalty is discarded, just before rolling")
     if any(g.find(q.hirelings, a.arg or "") is not None for q in g.players):
         raise refuse("H3", f"{a.arg} is not your hireling: only its owner discards it")
     if g.find(g.items_in_play(p), a.arg or "") is not None:

@@ -126,10 +126,9 @@ def apply_effect(
         p.sex = "female" if p.sex == "male" else "male"
         ev.append(Event("sex_changed", {"player": p.name, "sex": p.sex, "source": src}))
         reconcile_use(g, seat, ev)
-    elif kind in ("lose_class", "lose_race"):
-        zone = p.classes if kind == "lose_class" else p.races
-        if zone:
-            _choose_or_do(g, seat, zone, "lose_card", source, ev)
+    elif kind in ("lose_class", "lose_race"):  # every class (race) card in play goes
+        for inst in list(p.classes if kind == "lose_class" else p.races):
+            lose_card(g, seat, inst, ev, src)
     elif effect.lasting:
         p.lasting.append((kind, int(arg), source))
         ev.append(Event("lasting_penalty", {"player": p.name, "kind": kind, "amount": arg, "source": src}))
@@ -148,7 +147,8 @@ def apply_effect(
 
 
 def _lose(g: GameState, seat: int, what: str, source: int, ev: list[Event]) -> None:
-    """`lose: SLOT`: the victim loses one such card of theirs, by their choice (B15, H8, H17)."""
+    """`lose: SLOT`: the victim loses one such card of theirs, by their choice; for a worn
+    slot or hands, one in use (the headgear "you are wearing") (B15, H8, H17)."""
     p = g.players[seat]
     if what == "hand_cards":
         for inst in p.hand:
@@ -160,7 +160,8 @@ def _lose(g: GameState, seat: int, what: str, source: int, ev: list[Event]) -> N
         for h in list(p.hirelings):  # with several in play, all are lost (H17)
             lose_card(g, seat, h, ev, g.defs[source].id)
         return
-    candidates = [i for i in g.items_in_play(p) if _is_kind(g, i, what)]
+    pool = g.items_in_play(p) if what in ("big", "steed", "item") else g.items_in_use(p)
+    candidates = [i for i in pool if _is_kind(g, i, what)]
     if candidates:
         _choose_or_do(g, seat, candidates, "lose_card", source, ev)
 

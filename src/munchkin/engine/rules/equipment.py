@@ -22,6 +22,7 @@ def check_equip(g: GameState, seat: int, a: Action) -> None:
         h = g.find(p.hirelings, a.hireling)
         require(h is not None, "H7", f"{a.hireling} is not a hireling of yours")
         assert h is not None
+        require(g.defs[inst].type != "steed", "H7", "a hireling carries items, not a steed to ride")
         room = g.defs[h].carries - len(g.carrying.get(h, ()))
         require(room > 0, "H7", f"{g.defs[h].name} cannot carry more items")
         require(hireling_can_use(g, h, inst), "H7", f"{g.defs[h].name} cannot use {g.defs[inst].name}")
@@ -59,15 +60,16 @@ def equip_options(g: GameState, seat: int) -> Iterator[Action]:
                 yield Action("equip", card_id, hireling=g.defs[h].id)
 
 
-def _in_use(g: GameState, seat: int) -> list[int]:
-    """Items in use: by the player, or by the player's hirelings (B11, H7)."""
-    p = g.players[seat]
-    return p.equipped + [i for h in p.hirelings for i in g.carrying.get(h, ())]
-
-
 def check_unequip(g: GameState, seat: int, a: Action) -> None:
     require_own_turn_calm(g, seat, "B11", "items are taken off")
-    require(g.find(_in_use(g, seat), a.arg or "") is not None, "B11", f"{a.arg} is not an item in use")
+    inst = g.find(g.items_in_use(g.players[seat]), a.arg or "")
+    require(inst is not None, "B11", f"{a.arg} is not an item in use")
+    assert inst is not None
+    p = g.players[seat]
+    equipped = [i for i in p.equipped if i != inst]
+    require_fits(
+        limit_problem(g, p, equipped, [*p.carried, inst], p.steeds), "taking it off would break a limit: "
+    )
 
 
 def do_unequip(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -87,11 +89,11 @@ def do_unequip(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 
 
 def unequip_options(g: GameState, seat: int) -> list[Action]:
-    """Each item in use (checked here with the parts of `check_unequip`)."""
+    """Each item in use."""
     if not own_turn_calm(g, seat):
         return []
-    return [Action("unequip", card_id) for card_id in g.distinct_ids(_in_use(g, seat))]
+    return [Action("unequip", card_id) for card_id in g.distinct_ids(g.items_in_use(g.players[seat]))]
 
 
 register("equip", check_equip, do_equip, equip_options)
-register("unequip", check_unequip, do_unequip, unequip_options, prechecked=True)
+register("unequip", check_unequip, do_unequip, unequip_options)

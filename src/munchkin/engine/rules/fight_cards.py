@@ -103,6 +103,8 @@ def play_fight_card(g: GameState, seat: int, inst: int, a: Action, ev: list[Even
         c.played.append((inst, 0))  # discarded with the fight's one-shots (B7)
         if word.kind == "escape_together":
             _escape_together(g)
+        else:
+            c.mods.append((seat, 0, inst, "double"))
         return
     if word.kind == "twin":
         original = g.find(c.monsters, a.on or "")

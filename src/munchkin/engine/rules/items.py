@@ -52,21 +52,23 @@ def can_use(g: GameState, p: PlayerState, inst: int) -> bool:
 
 def hireling_can_use(g: GameState, hireling: int, item: int) -> bool:
     """A carrier hireling uses items fit for its own race, class and sex (H7, H15, H16)."""
-    if cheated(g, item) or cheated(g, hireling):
+    if cheated(g, item) or cheated(g, hireling) or g.defs[hireling].uses_any:
         return True
     return traits_allow(g.defs[item], *hireling_traits(g, hireling))
 
 
 def _capacity_cards(g: GameState, p: PlayerState) -> list[CardDef]:
-    """Capacity hirelings and steeds in play give extra hands, Big and Complex room, and so
-    do items in use that give hands (B11, H6, S3)."""
+    """Capacity hirelings and steeds in play give extra hands, Big and Complex room (H6, S3)."""
     cards = [g.defs[h] for h in p.hirelings if g.defs[h].carries == 0]
-    worn = [g.defs[i] for i in p.equipped if g.defs[i].extra_hands]  # items with extra hands
-    return cards + [g.defs[s] for s in p.steeds] + worn
+    return cards + [g.defs[s] for s in p.steeds]
 
 
-def hands_available(g: GameState, p: PlayerState) -> int:
-    return 2 + sum(c.extra_hands for c in _capacity_cards(g, p))
+def hands_available(g: GameState, p: PlayerState, equipped: list[int] | None = None) -> int:
+    """Two hands, more from capacity cards and from items in use (`equipped`, by default
+    the player's) that give hands (B11, H6)."""
+    worn = p.equipped if equipped is None else equipped
+    extra = sum(g.defs[i].extra_hands for i in worn)
+    return 2 + extra + sum(c.extra_hands for c in _capacity_cards(g, p))
 
 
 def big_allowed(g: GameState, p: PlayerState) -> int | None:
@@ -112,10 +114,9 @@ def use_problem(g: GameState, p: PlayerState, equipped: list[int]) -> Problem | 
         if sum(1 for i in counted if g.defs[i].takes(slot)) > 1:
             return Problem(slot, "B11", f"only one {slot} may be in use")
     hands = sum(g.defs[i].hands for i in counted if g.defs[i].takes("hands"))
-    if hands > hands_available(g, p):
-        return Problem(
-            "hands", "B11", f"not enough free hands ({hands} needed, {hands_available(g, p)} available)"
-        )
+    available = hands_available(g, p, equipped)
+    if hands > available:
+        return Problem("hands", "B11", f"not enough free hands ({hands} needed, {available} available)")
     return None
 
 

@@ -12,10 +12,19 @@ from collections.abc import Iterator
 from munchkin.cards.schema import CardDef
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
-from munchkin.engine.rules.card_types import CHEATABLE, CHECKS, DOES, WHEN, TypeCheck, in_time, source_card
+from munchkin.engine.rules.card_types import (
+    CHEATABLE,
+    CHECKS,
+    DOES,
+    WHEN,
+    TypeCheck,
+    aimed,
+    in_time,
+    source_card,
+)
 from munchkin.engine.rules.combat import reopen_window
 from munchkin.engine.rules.fight_cards import check_fight_card, fight_word, play_fight_card
-from munchkin.engine.rules.items import holding_problem, reconcile_use, use_problem
+from munchkin.engine.rules.items import can_use, holding_problem, reconcile_use, use_problem
 from munchkin.engine.rules.limits import LIMIT_PROMPTS
 from munchkin.engine.rules.responses import answer_word, answering_cards, play_answer
 from munchkin.engine.state import GameState
@@ -46,8 +55,21 @@ def check_play(g: GameState, seat: int, a: Action) -> None:
     if not in_time(g, seat, kind):
         _, rule, message = WHEN[kind]
         raise refuse(rule, message)
+    if g.phase == "setup":
+        _check_before_first_turn(g, seat, inst)
     require(answer_word(g.defs[inst]) is None, "B16", f"{g.defs[inst].name} answers a die roll or a curse")
     _check_of(g.defs[inst])(g, seat, inst, a)
+
+
+def _check_before_first_turn(g: GameState, seat: int, inst: int) -> None:
+    """Before the first turn, each may play one race, one class and usable items (B1)."""
+    p, card = g.players[seat], g.defs[inst]
+    if card.type in ("race", "class"):
+        zone = p.races if card.type == "race" else p.classes
+        require(not zone, "B1", f"before the first turn you may play one {card.type}")
+        return
+    require(card.type in ("item", "steed"), "B1", "before the first turn: a race, a class and usable items")
+    require(can_use(g, p, inst), "B1", f"before the first turn only usable items: you cannot use {card.name}")
 
 
 def _check_of(card: CardDef) -> TypeCheck:
@@ -141,7 +163,8 @@ def play_options(g: GameState, seat: int) -> Iterator[Action]:
     face_up = g.face_up if g.phase == "face_up" and seat == g.active else None
     for inst in g.distinct(g.players[seat].hand) if face_up is None else [face_up]:
         kind = g.defs[inst].type
-        if in_time(g, seat, kind) and answer_word(g.defs[inst]) is None:
+        setup_ok = g.phase != "setup" or holds(_check_before_first_turn, g, seat, inst)
+        if in_time(g, seat, kind) and answer_word(g.defs[inst]) is None and setup_ok:
             check = _check_of(g.defs[inst])
             yield from (a for a in _plays_of(g, seat, inst) if holds(check, g, seat, inst, a))
 
@@ -153,7 +176,7 @@ def _plays_of(g: GameState, seat: int, inst: int) -> Iterator[Action]:
     word = fight_word(card)
     if word is not None:
         yield from _fight_plays(g, seat, card, word.kind)
-    elif kind in ("curse", "trap") or _aimed(card):
+    elif kind in ("curse", "trap") or aimed(card):
         yield from (Action("play", card.id, target=q.name) for q in g.players if not q.dead)
     elif kind == "monster_enhancer" or (kind == "one_shot" and in_fight(g)):
         if kind == "one_shot":
@@ -175,16 +198,6 @@ def _plays_of(g: GameState, seat: int, inst: int) -> Iterator[Action]:
         yield Action("play", card.id)
         if kind == "one_shot" and any(e.kind == "change_sex" for e in card.effects):
             yield from (Action("play", card.id, on=h) for h in g.distinct_ids(p.hirelings))
-
-
-AIMED_WORDS = ("steal_level", "hireling_dies")
-"""Effects of one-shots played on another player, named with `target:`."""
-
-
-def _aimed(card: CardDef) -> bool:
-    """Cards played on a player other than oneself: level thieves, hireling killers, and Go
-    Up a Level cards for another player."""
-    return card.on_other or (card.type == "one_shot" and any(e.kind in AIMED_WORDS for e in card.effects))
 
 
 def _fight_plays(g: GameState, seat: int, card: CardDef, word: str) -> Iterator[Action]:

@@ -32,7 +32,7 @@ def run_modifier(g: GameState, seat: int, monster: int | None = None) -> Breakdo
     traits = p.races + p.classes
     own = [i for i in traits + [e for t in traits for e in g.attached.get(t, ())] if g.defs[i].run_away]
     own += [i for i in p.equipped if g.defs[i].run_away and can_use(g, p, i)]
-    riding = [(_steed_run_away(g, s), s) for s in p.steeds if g.defs[s].run_away]
+    riding = [(steed_run_away(g, s), s) for s in p.steeds if steed_run_away(g, s)]
     parts: list[Part]
     if riding:  # the steed's modifier replaces the rider's own (S6, R13)
         value, best = max(riding)
@@ -52,7 +52,7 @@ def run_modifier(g: GameState, seat: int, monster: int | None = None) -> Breakdo
     return Breakdown("run away", tuple(parts))
 
 
-def _steed_run_away(g: GameState, steed: int) -> int:
+def steed_run_away(g: GameState, steed: int) -> int:
     """A steed's run-away value, with its steed enhancers' (S5)."""
     return g.defs[steed].run_away + sum(g.defs[e].run_away for e in g.attached.get(steed, ()))
 

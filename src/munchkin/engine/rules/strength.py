@@ -139,10 +139,12 @@ def munchkin_side(g: GameState) -> Breakdown:
     for inst, side in c.played:
         if side == 0 and g.defs[inst].bonus:
             parts.append(Part(g.defs[inst].name, g.defs[inst].bonus, g.defs[inst].id, "B16"))
-        if any(e.kind == "double_strength" for e in g.defs[inst].effects):
-            own = sum(part.amount for part in character_parts(g, c.fighter))
-            label = f"{g.defs[inst].name}: {g.players[c.fighter].name}'s own strength again"
-            parts.append(Part(label, own, g.defs[inst].id, "B16"))
+
+    for seat, _, source, power in c.mods:  # a double counts its player's strength while fighting
+        if power == "double" and seat == c.fighter:
+            own = sum(part.amount for part in character_parts(g, seat))
+            label = f"{g.defs[source].name}: {g.players[seat].name}'s own strength again"
+            parts.append(Part(label, own, g.defs[source].id, "B16"))
     for seat, amount, source, power in c.mods:
         if power in COMBAT_POWERS and seat in c.fighters():
             who = g.players[seat].name

@@ -26,10 +26,18 @@ LISTED_SALE_SIZE = 3
 
 
 def _sellable(g: GameState, seat: int) -> list[int]:
-    """Cards with a gold value in the hand or in play (B12, H5, S1)."""
+    """Cards with a gold value in the hand or in play, a steed's enhancers too (B12, H5,
+    S1, digest §2.2)."""
     p = g.players[seat]
-    cards = p.hand + g.items_in_play(p) + p.hirelings
+    cards = p.hand + g.items_in_play(p) + p.hirelings + _steed_gear(g, seat)
     return [i for i in cards if g.defs[i].value is not None and g.defs[i].type != "monster"]
+
+
+def _steed_gear(g: GameState, seat: int) -> list[int]:
+    """Steed enhancers on the player's steeds: each may be sold on its own (digest §2.2)."""
+    return [
+        e for s in g.players[seat].steeds for e in g.attached.get(s, ()) if g.defs[e].type == "steed_enhancer"
+    ]
 
 
 def _sale(a: Action) -> tuple[str, ...]:
@@ -106,9 +114,16 @@ def sell(g: GameState, seat: int, sold: list[int], ev: list[Event]) -> None:
     levels = sale_levels(g, seat, gold)
     if g.options.sale_gold == "pooled":
         g.gold = (g.gold + gold) % GOLD_PER_LEVEL
-    for inst in sorted(sold, key=lambda i: i in p.hirelings):  # a hireling after what it carries
+    gear = _steed_gear(g, seat)
+    for inst in sorted(sold, key=lambda i: (i not in gear, i in p.hirelings)):  # enhancers first
         if inst in p.hand:
             p.hand.remove(inst)
+            discard(g, inst)
+        elif inst in gear:
+            steed = next(s for s in p.steeds if inst in g.attached.get(s, ()))
+            g.attached[steed].remove(inst)
+            if not g.attached[steed]:
+                del g.attached[steed]
             discard(g, inst)
         else:
             part_with(g, seat, inst, ev)

@@ -74,7 +74,7 @@ def reveal_door(g: GameState, seat: int, inst: int, ev: list[Event]) -> None:
         start_fight(g, seat, inst, ev)
     elif kind in ("curse", "trap"):
         g.phase = "after_door"
-        curse_hits(g, seat, inst, caster=None)
+        curse_hits(g, seat, inst, None, ev)
     elif acts_when_drawn(g, inst):
         g.phase = "after_door"
         act_when_drawn(g, inst, ev)
