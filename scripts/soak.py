@@ -3,16 +3,19 @@
 
     .venv/bin/python scripts/soak.py [--decisions 1000000] [--seed S] [--sets base base,horses] [--workers N]
 
-Games have 2 to 6 players, one of the chosen card sets, and a mix of weighted and
-uniform random bots. After every decision: every card in exactly one place, levels
-from 1 to 10, one winner at most, links between cards intact. At a sample of
+Games have 2 to 6 players, one of the chosen card sets, the table options given
+(`--option NAME=VALUE`, repeatable; the rules' defaults otherwise), and a mix of weighted
+and uniform random bots. After every decision: every card in exactly one place, levels
+from 1 to the win level, only the winners there (several when one fight took them there
+together, B2), links between cards intact. At a sample of
 decisions: `legal_actions` of every player does not raise, the game waits only for
 players who can act, and each listed action is accepted (on a copy); real actions of
 other players or moments and junk actions are refused, leaving the state byte-identical;
 no view holds a hidden card. At the end of each game: replaying the seed and the
 decisions gives the same state, and a won game refuses every verb and the actions
-remembered from the game (B2). Prints progress, then the figures and every violation;
-exits 1 when there is any.
+remembered from the game (B2). Prints progress, then the figures (games finished, and
+how many of them several players won together) and every violation; exits 1 when there
+is any.
 
 The checks live in `munchkin.checks`, shared with tests/test_properties.py.
 """
@@ -49,6 +52,7 @@ from munchkin.checks import (
 )
 from munchkin.engine.actions import Action
 from munchkin.engine.game import Game
+from munchkin.engine.options import DEFAULT_OPTIONS, OptionsError, TableOptions, parse_assignments
 from munchkin.match import play_match, seat_players
 from munchkin.views import PlayerView
 
@@ -90,6 +94,8 @@ class GameReport:
     decisions: int
     finished: bool
     violations: list[str]
+    winners: int = 0
+    """How many won: several when one fight took them to the win level together (B2)."""
 
 
 class _Stop(Exception):
@@ -169,14 +175,19 @@ class _Recording:
         return action
 
 
-def soak_game(spec: GameSpec, max_decisions: int, sample_every: int) -> GameReport:
-    """Play one game with every check; a crash or a broken invariant ends it."""
+def soak_game(
+    spec: GameSpec, max_decisions: int, sample_every: int, options: TableOptions = DEFAULT_OPTIONS
+) -> GameReport:
+    """Play one game by the table `options` with every check; a crash or a broken invariant
+    ends it."""
     cards = cards_of(spec.sets)
     names = [name for name, _ in seat_players(spec.players)]
     checker = _Checker(cards, action_fields(cards, names), spec.seed, random.Random(spec.seed), sample_every)
     bots = [_Recording(RandomBot(spec.seed * 10 + i, u), checker) for i, u in enumerate(spec.uniform)]
     try:
-        play_match(cards, spec.players, spec.seed, bots, max_decisions, after_decision=checker.after)
+        play_match(
+            cards, spec.players, spec.seed, bots, max_decisions, after_decision=checker.after, options=options
+        )
     except _Stop:
         pass
     except Exception:
@@ -185,7 +196,8 @@ def soak_game(spec: GameSpec, max_decisions: int, sample_every: int) -> GameRepo
         checker.violations.append(f"decision {len(checker.decisions) + 1}{who} crashed:\n{crash}")
     checker.finish()
     finished = checker.game is not None and checker.game.over
-    return GameReport(spec, len(checker.decisions), finished, checker.violations)
+    winners = 0 if checker.game is None else len(checker.game.winners)
+    return GameReport(spec, len(checker.decisions), finished, checker.violations, winners)
 
 
 def game_specs(seed: int, sets: Sequence[str], uniform_share: float) -> Iterator[GameSpec]:
@@ -205,12 +217,14 @@ class Totals:
     decisions: int = 0
     games: int = 0
     finished: int = 0
+    shared_wins: int = 0
     violations: list[str] = field(default_factory=list)
 
     def add(self, report: GameReport) -> None:
         self.decisions += report.decisions
         self.games += 1
         self.finished += report.finished
+        self.shared_wins += report.winners > 1
         self.violations += [f"{report.spec}: {v}" for v in report.violations]
 
 
@@ -223,7 +237,8 @@ def run(args: argparse.Namespace) -> Totals:
         running: set[Future[GameReport]] = set()
         while running or totals.decisions < args.decisions:
             while totals.decisions < args.decisions and len(running) < 2 * args.workers:
-                running.add(pool.submit(soak_game, next(specs), args.game_decisions, args.sample_every))
+                game = (next(specs), args.game_decisions, args.sample_every, args.options)
+                running.add(pool.submit(soak_game, *game))
             done, running = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
                 totals.add(future.result())
@@ -255,7 +270,14 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--sample-every", type=int, default=SAMPLE_EVERY, help="sampled checks 1 in N")
     parser.add_argument("--uniform-share", type=float, default=0.2, help="share of uniform random bots")
     parser.add_argument("--progress", type=float, default=10.0, help="seconds between progress lines")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="a table option, repeatable"
+    )
     args = parser.parse_args(argv)
+    try:
+        args.options = parse_assignments(args.option)
+    except OptionsError as exc:
+        parser.error(str(exc))
     for sets in args.sets:
         try:
             cards_of(sets)
@@ -271,6 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     seconds = time.perf_counter() - start
     print(f"decisions made: {totals.decisions}")
     print(f"games finished: {totals.finished} of {totals.games} (cap {args.game_decisions} decisions a game)")
+    print(f"games won by several players together: {totals.shared_wins}")
     print(f"invariant violations: {len(totals.violations)}")
     for violation in totals.violations:
         print(f"  {violation}")

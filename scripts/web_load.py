@@ -90,7 +90,7 @@ class Player:
             message = json.loads(raw)
             if message["type"] == "game":
                 self._update(message)
-                if self.view.get("winner"):
+                if self.view.get("winners"):  # one or several (B2): the game is over
                     return True
                 if self.sent is None and self.view.get("deciding") and self.view.get("legal"):
                     await self._act()

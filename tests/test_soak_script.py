@@ -16,6 +16,7 @@ TINY = ["--decisions", "2000", "--workers", "2", "--seed", "5", "--progress", "0
 SUMMARY = re.compile(
     r"^decisions made: (?P<decisions>\d+)\n"
     r"games finished: (?P<finished>\d+) of (?P<games>\d+) .*\n"
+    r"games won by several players together: (?P<shared>\d+)\n"
     r"invariant violations: 0\n"
     r"decisions per second: [\d,]+\n\Z",
     re.M,
@@ -36,7 +37,23 @@ def test_a_tiny_soak_prints_its_figures_and_finds_nothing() -> None:
     assert summary, run.stdout
     assert int(summary["decisions"]) >= 2000
     assert 1 <= int(summary["finished"]) <= int(summary["games"])
+    assert int(summary["shared"]) <= int(summary["finished"])
     assert re.search(r"^\s*[\d.]+s\s+decisions\s+\d+\s+games\s+\d+\s+violations 0", run.stdout, re.M)
+
+
+def test_a_game_won_by_several_is_counted_and_checked_by_the_table_options() -> None:
+    """At win level 3 an Elf helper often wins with the fighter: the checks accept several
+    winners (B2), the replay plays by the same options, and the totals count the game."""
+    options = soak.parse(["--option", "win_level=3"]).options
+    assert options.win_level == 3
+    totals = soak.Totals()
+    for seed in range(200):
+        report = soak.soak_game(soak.GameSpec(seed, seed, "base", 3, (False,) * 3), 5000, 50, options)
+        assert report.violations == []
+        totals.add(report)
+        if report.winners > 1:
+            break
+    assert totals.shared_wins == 1 and totals.finished == totals.games
 
 
 def test_a_violation_stops_its_game_and_names_the_decision(monkeypatch: pytest.MonkeyPatch) -> None:

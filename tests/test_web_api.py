@@ -50,6 +50,7 @@ def test_creating_a_game_gives_the_first_seat_and_a_secret_token(client: TestCli
         "code": ann["code"],
         "sets": ["base", "horses"],
         "response_seconds": 7,
+        "options": {},
         "status": "open",
         "seats": [
             {"kind": "human", "name": "Ann", "sex": "female", "ready": False, "taken": True},
@@ -102,6 +103,10 @@ def test_a_name_is_taken_once_per_table(client: TestClient) -> None:
         ({"name": "Ann", "bots": ["bot:genius"]}, "bots.0"),
         ({"name": "Ann", "response_seconds": -1}, "response_seconds"),
         ({"name": "Ann", "admin": True}, "admin"),
+        ({"name": "Ann", "options": {"win_level": 1}}, "options: 'win_level': Input should be greater"),
+        ({"name": "Ann", "options": {"winlevel": 5}}, "options: 'winlevel': unknown option"),
+        ({"name": "Ann", "options": {"loot_ties": "coin"}}, "options: 'loot_ties'"),
+        ({"name": "Ann", "options": ["win_level"]}, "options: Input should be a valid dictionary"),
     ],
 )
 def test_bad_games_are_refused_in_one_line(client: TestClient, body: dict[str, Any], words: str) -> None:
@@ -154,6 +159,45 @@ def test_a_started_game_is_saved_in_the_store(client: TestClient, db: str) -> No
         (game,) = store.games()
     assert [(s.name, s.kind) for s in game.setup.seats] == [("Ann", "human"), ("Bob", "bot:random")]
     assert game.setup.seed == 5
+
+
+def test_table_options_are_chosen_kept_and_played_by(client: TestClient, db: str) -> None:
+    """The creator's options: on the lobby table, through a restart of the lobby, and in
+    the saved game's setup, so a replay plays by them (B1, B2)."""
+    chosen = {"win_level": 5, "door_cards": 3, "treasure_cards": 2, "halfling_reroll": False}
+    ann = create(client, seats=2, bots=["bot:random"], options=chosen)
+    assert client.get(f"/api/games/{ann['code']}").json()["options"] == chosen
+    client.post(f"/api/games/{ann['code']}/ready", json={"token": ann["token"]})
+    client.post(f"/api/games/{ann['code']}/start", json={"token": ann["token"]})
+    with Store(db) as store:
+        (game,) = store.games()
+    assert game.setup.options.changed() == chosen
+    with TestClient(create_app(WebConfig(db_url=db))) as again:
+        assert again.get(f"/api/games/{ann['code']}").json()["options"] == chosen
+
+
+def test_the_table_options_are_offered_with_their_descriptions(client: TestClient) -> None:
+    offered = {o["name"]: o for o in client.get("/api/options").json()["table_options"]}
+    assert list(offered)[:3] == ["win_level", "door_cards", "treasure_cards"]
+    assert offered["win_level"] == {
+        "name": "win_level",
+        "description": "The level that wins the game (B2).",
+        "default": 10,
+        "type": "integer",
+        "minimum": 2,
+        "maximum": 20,
+    }
+    assert (
+        offered["loot_ties"]["choices"] == ["dice", "seat"]
+        and offered["halfling_reroll"]["type"] == "boolean"
+    )
+    assert all(o["description"] for o in offered.values())
+
+
+def test_the_create_form_asks_for_the_main_table_options(client: TestClient) -> None:
+    page = client.get("/").text
+    for name in ("win_level", "door_cards", "treasure_cards"):
+        assert f'name="option:{name}"' in page
 
 
 def test_a_database_failure_is_a_clear_refusal(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,6 +1,7 @@
 """Two people play in real browsers (Debian's Chromium, driven by Playwright): one creates a
-game with two bot seats, the other joins it from the shared link on a phone-sized screen, and
-they play at least three full turns by clicking the action buttons (once with the keyboard).
+game with two bot seats and table rules of their own, the other joins it from the shared
+link on a phone-sized screen, and they play at least three full turns by clicking the
+action buttons (once with the keyboard).
 
 Screenshots go to docs/ when MUNCHKIN_WRITE_SCREENSHOTS=1, else to a temporary folder.
 """
@@ -100,11 +101,16 @@ def test_two_people_create_join_and_play_three_turns_in_the_browser(
         create.get_by_label("Bot seats").fill("2")
         create.get_by_label("Bots play").select_option("bot:random")
         create.get_by_label("Seconds to answer out of turn").fill("0")
+        create.get_by_label("Level that wins").fill("8")
+        create.get_by_text("More table rules").click()
+        create.get_by_label("hand limit").fill("6")
         create.get_by_role("button", name="Create game").click()
         expect(ann.get_by_role("heading", name=re.compile(r"^Game [A-Z0-9]{6}$"))).to_be_visible()
+        expect(ann.get_by_text("Table rules: win level 8, hand limit 6.")).to_be_visible()
         link = ann.get_by_label("Invite friends with this link").input_value()
 
         bob.goto(link)
+        expect(bob.get_by_text("Table rules: win level 8, hand limit 6.")).to_be_visible()
         join = bob.get_by_role("form", name="Join this game")
         join.get_by_label("Your name").fill("Bob")
         join.get_by_label("Your character").select_option("male")

@@ -24,14 +24,16 @@ from websockets.exceptions import ConnectionClosed
 from munchkin.bots.random_bot import RandomBot
 from munchkin.engine.actions import action_from_dict, action_to_dict
 from munchkin.engine.game import Game
+from munchkin.session import Session
 from munchkin.store import Store
 from munchkin.store.store import load_cards, new_game
 from munchkin.views import event_for, view
 from munchkin.web.config import WebConfig
 from munchkin.web.protocol import public_view
-from munchkin.web.room import timeout_action
+from munchkin.web.room import Room, Snapshot, timeout_action
 from munchkin.web.server import background
 from munchkin.web.ws import game_socket
+from shared_wins import LOW_WIN, RANDOM_BOTS, shared_win_seed
 
 SEED = 11
 FAST = WebConfig(
@@ -480,6 +482,26 @@ def test_a_spectator_view_is_the_same_whoever_it_is_made_from() -> None:
         player = game.waiting_for()[0]
         game.apply(player, bots[player].choose(view(game, player)))
     assert compared > 100
+
+
+def test_several_winners_are_told_to_players_and_spectators(tmp_path: Path) -> None:
+    """A game two players (or more) won together: every message names all of them (B2)."""
+    seed = shared_win_seed()
+    session = Session.start(RANDOM_BOTS, ["base"], seed, options=LOW_WIN)
+    session.run_to_end()
+    winners = session.winners
+    assert len(winners) > 1
+    together = f"{', '.join(winners[:-1])} and {winners[-1]} win together"
+
+    async def snapshots() -> tuple[Snapshot, Snapshot]:
+        room = Room(session, [], [], 1.0, 1.0, lambda _room: None)
+        return room.snapshot(None, {}), room.snapshot(winners[0], {})
+
+    spectator, player = run(snapshots())
+    assert spectator.fields["situation"] == f"Game over: {together}."
+    assert player.fields["situation"].startswith(f"Game over: {together} after ")
+    assert spectator.view["winners"] == player.view["winners"] == winners
+    assert spectator.view["options"]["win_level"] == LOW_WIN.win_level
 
 
 # ------------------------------------------------------------------ partial views

@@ -169,9 +169,9 @@ def view_problems(game: Game, rng: random.Random) -> list[str]:
 def replay_problems(
     cards: Sequence[CardDef], game: Game, seed: int, decisions: Sequence[tuple[str, Action]]
 ) -> list[str]:
-    """Replaying the seed and the decisions gives the same state (B19)."""
+    """Replaying the seed, the table options and the decisions gives the same state (B19)."""
     try:
-        again = replay(cards, len(game.players), seed, decisions)
+        again = replay(cards, len(game.players), seed, decisions, game.options)
     except Exception as exc:
         return [f"replay of {len(decisions)} decisions raised {exc!r}"]
     return (

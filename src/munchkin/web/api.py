@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from munchkin.cards.loader import builtin_set_names
+from munchkin.engine.options import DEFAULT_OPTIONS, TableOptions
 from munchkin.session import BOT_KINDS
 from munchkin.store.store import load_cards
 from munchkin.web.hub import Granted, Hub
@@ -56,6 +57,9 @@ class CreateGame(_Body):
     seats: int = Field(default=4, ge=2, le=6)
     bots: list[BotKind] = Field(default=[], max_length=5)
     response_seconds: float | None = Field(default=None, ge=0, le=300)
+    options: dict[str, Any] = Field(default={}, max_length=32)
+    """Table options by name (checked by the engine's `parse_options`: a bad one is refused
+    naming it)."""
 
     @field_validator("sets")
     @classmethod
@@ -105,14 +109,43 @@ def _granted(seat: Granted) -> dict[str, Any]:
 
 @router.get("/options")
 async def options() -> dict[str, Any]:
-    """What a new game may be made of."""
-    return {"sets": builtin_set_names(), "bots": list(BOT_KINDS), "seats": [2, 6]}
+    """What a new game may be made of, the table options with their descriptions included."""
+    return {
+        "sets": builtin_set_names(),
+        "bots": list(BOT_KINDS),
+        "seats": [2, 6],
+        "table_options": _table_options(),
+    }
+
+
+@functools.cache
+def _table_options() -> list[dict[str, Any]]:
+    """Each table option for the create-game form: name, description, default, and what it
+    takes (numbers from minimum to maximum, true/false, or one of its choices)."""
+    schemas = TableOptions.model_json_schema()["properties"]
+    out = []
+    for name, field in TableOptions.model_fields.items():
+        schema = schemas[name]
+        entry: dict[str, Any] = {
+            "name": name,
+            "description": field.description,
+            "default": getattr(DEFAULT_OPTIONS, name),
+            "type": "choice" if "enum" in schema else schema["type"],
+        }
+        if "enum" in schema:
+            entry["choices"] = schema["enum"]
+        if schema["type"] == "integer":
+            entry["minimum"], entry["maximum"] = schema["minimum"], schema["maximum"]
+        out.append(entry)
+    return out
 
 
 @router.post("/games", status_code=201)
 async def create(body: CreateGame, hub: Limited) -> dict[str, Any]:
     """A new game; you hold its first seat."""
-    return _granted(hub.create(body.name, body.sex, body.sets, body.seats, body.bots, body.response_seconds))
+    return _granted(
+        hub.create(body.name, body.sex, body.sets, body.seats, body.bots, body.response_seconds, body.options)
+    )
 
 
 @router.get("/games/{code}")

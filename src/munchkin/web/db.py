@@ -30,6 +30,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import SQLAlchemyError
 
+from munchkin.engine.options import OptionsError, TableOptions, parse_options
 from munchkin.store import StoreError
 from munchkin.store.models import NAME_LENGTH
 from munchkin.web import lobby
@@ -43,6 +44,7 @@ tables = Table(
     Column("created", DateTime(timezone=True), nullable=False),
     Column("sets", Text, nullable=False),
     Column("response_seconds", Float, nullable=False),
+    Column("options", Text, nullable=False),  # JSON of the table options not at their defaults
     Column("status", String(16), nullable=False),
     Column("game_id", Integer),
 )
@@ -86,6 +88,7 @@ class LobbyDb:
                 row.status,
                 row.game_id,
                 row.created if row.created.tzinfo else row.created.replace(tzinfo=UTC),
+                _options(row.options, row.code),
             )
             for row in rows
         ]
@@ -97,6 +100,7 @@ class LobbyDb:
             "created": table.created,
             "sets": json.dumps(list(table.sets)),
             "response_seconds": table.response_seconds,
+            "options": json.dumps(table.options.changed()),
             "status": table.status,
             "game_id": table.game_id,
         }
@@ -116,3 +120,11 @@ class LobbyDb:
             lines = str(exc).strip().splitlines()
             name = self.engine.url.render_as_string(hide_password=True)
             raise StoreError(f"{name}: {lines[0] if lines else type(exc).__name__}") from None
+
+
+def _options(text: str, code: str) -> TableOptions:
+    """A table's saved options; a bad save is a one-line `StoreError` naming the table."""
+    try:
+        return parse_options(json.loads(text), f"lobby table {code}: options")
+    except (OptionsError, json.JSONDecodeError) as exc:
+        raise StoreError(str(exc)) from None

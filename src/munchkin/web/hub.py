@@ -17,6 +17,7 @@ from typing import NamedTuple, Protocol
 from munchkin.cards.loader import CardLoadError
 from munchkin.engine.events import Event
 from munchkin.engine.game import Game, SetupError
+from munchkin.engine.options import OptionsError, TableOptions, parse_options
 from munchkin.session import HUMAN, Session, SessionError
 from munchkin.store import Store, StoreError, replay
 from munchkin.store.store import load_cards
@@ -73,19 +74,22 @@ class Hub:
         seats: int,
         bots: Sequence[str],
         response: float | None,
+        options: object = None,
     ) -> Granted:
-        """A new table with the creator in the first seat."""
+        """A new table with the creator in the first seat, played by the table `options`
+        (plain data, checked here: a bad option is refused naming it)."""
         if sum(e.table.status != OVER for e in self.entries.values()) >= self.config.max_tables:
             raise LobbyError(503, "this server has too many games open; try again later")
         if len(bots) >= seats:
             raise LobbyError(422, "a game needs at least one human seat: fewer bots than seats")
-        _check_cards(sets, seats)
+        chosen = _check_options(options)
+        _check_cards(sets, seats, chosen)
         code = new_code()
         while code in self.entries:
             code = new_code()
         slots = [SeatSlot(HUMAN) for _ in range(seats - len(bots))] + [SeatSlot(kind) for kind in bots]
         seconds = self.config.response_seconds if response is None else response
-        table = Table(code, tuple(sets), seconds, slots)
+        table = Table(code, tuple(sets), seconds, slots, options=chosen)
         token = new_token()
         table.join(name, sex, token_hash(token))
         self.db.save(table)
@@ -114,7 +118,7 @@ class Hub:
             table = entry.table
             seed = secrets.randbits(63) if self.config.seed is None else self.config.seed
             try:
-                session = Session.start(table.game_seats(), table.sets, seed, self.store)
+                session = Session.start(table.game_seats(), table.sets, seed, self.store, table.options)
             except (SessionError, StoreError) as exc:
                 log.error("game %s: could not start: %s", code, exc)
                 raise LobbyError(503, f"the game could not start: {exc}") from None
@@ -209,9 +213,17 @@ class Hub:
             watcher.lobby_changed()
 
 
-def _check_cards(sets: Sequence[str], players: int) -> None:
+def _check_options(options: object) -> TableOptions:
+    """The table options of a new game, or a 422 naming the option that is wrong."""
+    try:
+        return parse_options(options or None, "options")
+    except OptionsError as exc:
+        raise LobbyError(422, str(exc)) from None
+
+
+def _check_cards(sets: Sequence[str], players: int, options: TableOptions) -> None:
     """Refuse card sets that cannot make a game for this many players (the engine's own check)."""
     try:
-        Game.new(load_cards(tuple(sets)), [(f"p{i}", "male") for i in range(players)])
+        Game.new(load_cards(tuple(sets)), [(f"p{i}", "male") for i in range(players)], options=options)
     except (CardLoadError, SetupError) as exc:
         raise LobbyError(422, str(exc)) from None

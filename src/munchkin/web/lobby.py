@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from munchkin.engine.options import DEFAULT_OPTIONS, TableOptions
 from munchkin.match import NAMES, SEXES
 from munchkin.session import HUMAN, Seat
 
@@ -51,6 +52,8 @@ class Table:
     status: str = OPEN
     game_id: int | None = None
     created: datetime = field(default_factory=lambda: datetime.now(UTC))
+    options: TableOptions = DEFAULT_OPTIONS
+    """The rule options the game is played by (B2, B1...), chosen by its creator."""
 
     def seat_of(self, token_hash: str) -> int | None:
         """The seat the token holds, if any."""
@@ -104,6 +107,7 @@ class Table:
             "code": self.code,
             "sets": list(self.sets),
             "response_seconds": self.response_seconds,
+            "options": self.options.changed(),
             "status": self.status,
             "seats": [
                 {"kind": s.kind, "name": s.name, "sex": s.sex, "ready": s.ready, "taken": bool(s.token_hash)}

@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 
 from munchkin.engine.events import Event
 from munchkin.text import sentence
-from munchkin.views import event_for
+from munchkin.views import PRIVATE_PROMPTS, event_for
 from munchkin.web.tokens import TOKEN_PATTERN
 
 Token = Annotated[str, StringConstraints(pattern=TOKEN_PATTERN)]
@@ -91,8 +91,10 @@ def parse(text: str) -> Hello | Act:
 def public_view(data: Mapping[str, Any]) -> dict[str, Any]:
     """A player's view stripped of everything about that player: what a spectator sees."""
     out = {key: value for key, value in data.items() if key not in PRIVATE_KEYS}
-    if out.get("prompt"):
-        out["prompt"] = {**out["prompt"], "options": []}
+    prompt = out.get("prompt")
+    if prompt:
+        private = prompt["kind"] in PRIVATE_PROMPTS
+        out["prompt"] = {**prompt, "options": [], "about": None if private else prompt["about"]}
     return out
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from munchkin.bots import Bot
-from munchkin.describe import describe, situation
+from munchkin.describe import describe, prompt_kind, situation, winners_text
 from munchkin.engine.actions import Action, action_to_dict
 from munchkin.engine.events import Event
 from munchkin.session import BOT_KINDS, HUMAN, Session, bot_seed
@@ -107,8 +107,8 @@ class Room:
         fields: dict[str, Any] = {"seq": self.seq, "deadline": self.deadline(seat), "seats": self.seat_info()}
         if seat is None:
             view = public_view(self.session.view(self.session.seats[0].name).data)
-            winner, active = view["winner"], view["active"]
-            fields["situation"] = f"Game over: {winner} wins." if winner else f"{active}'s turn."
+            winners, active = view["winners"], view["active"]
+            fields["situation"] = f"Game over: {winners_text(winners)}." if winners else f"{active}'s turn."
             fields["labels"] = []
         else:
             seen = self.session.view(seat)
@@ -117,7 +117,8 @@ class Room:
         changed = {key: value for key, value in view.items() if key not in sent or sent[key] != value}
         if seat is not None and "legal" in changed:
             changed["legal"] = [action_to_dict(action) for action in view["legal"]]
-            fields["labels"] = [describe(action, self.names, seat) for action in view["legal"]]
+            kind = prompt_kind(view)
+            fields["labels"] = [describe(action, self.names, seat, kind) for action in view["legal"]]
         return Snapshot(fields, view, changed)
 
     def deadline(self, seat: str | None) -> float | None:

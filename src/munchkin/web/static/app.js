@@ -3,7 +3,7 @@
 
 import { loadCards } from "./cards.js";
 import { fill, h, say, show } from "./dom.js";
-import { clearTable, renderTable } from "./table.js";
+import { clearTable, renderTable, rulesLine } from "./table.js";
 
 const state = {
   code: null, socket: null, seat: null, table: null,
@@ -51,6 +51,43 @@ async function attempt(what, work) {
 
 // -- home ------------------------------------------------------------------------------
 
+const OPTION = "option:";
+
+/** One table option as a form field: a number, a checkbox or a choice, with its description. */
+function optionField(option) {
+  const attrs = { name: OPTION + option.name, "data-default": String(option.default) };
+  let input;
+  if (option.type === "boolean") {
+    input = h("input", { ...attrs, type: "checkbox", checked: option.default });
+  } else if (option.type === "choice") {
+    input = h("select", attrs, option.choices.map((c) => h("option", { value: c, selected: c === option.default }, c)));
+  } else {
+    input = h("input", { ...attrs, type: "number", min: option.minimum, max: option.maximum, value: option.default, required: true });
+  }
+  return h("label", {}, option.name.replaceAll("_", " "), input, h("small", {}, option.description));
+}
+
+/** The table options the server offers beyond the ones the page shows already. */
+async function loadTableOptions() {
+  try {
+    const offered = (await api("/options")).table_options || [];
+    const shown = new Set([...document.querySelectorAll(`#table-options [name^="${OPTION}"]`)].map((el) => el.name));
+    fill("more-option-fields", offered.filter((o) => !shown.has(OPTION + o.name)).map(optionField));
+  } catch {
+    document.getElementById("more-options").hidden = true;  // the main rules are still there
+  }
+}
+
+/** The options of the form that differ from their defaults, as the server takes them. */
+function chosenOptions(formElement) {
+  const options = {};
+  for (const el of formElement.querySelectorAll(`[name^="${OPTION}"]`)) {
+    const value = el.type === "checkbox" ? el.checked : el.type === "number" ? Number(el.value) : el.value;
+    if (String(value) !== el.dataset.default) options[el.name.slice(OPTION.length)] = value;
+  }
+  return options;
+}
+
 function createGame(event) {
   event.preventDefault();
   const form = new FormData(event.target);
@@ -58,7 +95,7 @@ function createGame(event) {
   const body = {
     name: form.get("name"), sex: form.get("sex"), sets: form.get("sets").split(","),
     seats: Number(form.get("seats")), bots: Array(bots).fill(form.get("bot_kind")),
-    response_seconds: Number(form.get("response_seconds")),
+    response_seconds: Number(form.get("response_seconds")), options: chosenOptions(event.target),
   };
   attempt("Could not create the game", async () => {
     const granted = await api("/games", body);
@@ -88,6 +125,7 @@ function renderLobby(table) {
   document.getElementById("lobby-title").textContent = `Game ${table.code}`;
   document.getElementById("share-link").value = link;
   fill("share-code", `Or give them the code ${table.code}: they enter it on the home page.`);
+  fill("lobby-options", rulesLine(table.options));
   fill("seats", table.seats.map((seat, i) => h("li", {}, seatLine(seat, i, mine && mine.seat === i))));
   const humans = table.seats.filter((s) => s.kind === "human");
   const free = humans.some((s) => !s.taken);
@@ -249,4 +287,5 @@ document.getElementById("start-button").addEventListener("click", startGame);
 document.getElementById("copy-link").addEventListener("click", copyLink);
 window.addEventListener("hashchange", route);
 setInterval(tickDeadline, 1000);
+loadTableOptions();
 route();

@@ -15,6 +15,14 @@ const LOG_KEEP = 300;
 
 let shownActions = "";
 
+/** The table's rules in words: the standard ones, or the options chosen (those not at their
+ * defaults, as the lobby table gives them). */
+export function rulesLine(options) {
+  const chosen = Object.entries(options || {});
+  if (chosen.length === 0) return "Standard rules.";
+  return `Table rules: ${chosen.map(([name, value]) => `${name.replaceAll("_", " ")} ${value}`).join(", ")}.`;
+}
+
 /** The legal actions as buttons: the usual ones first, the many small ones in groups. The
  * buttons stay as they are while the actions do not change (focus and clicks are kept). */
 function renderActions(state, act) {
@@ -97,9 +105,10 @@ function offerLine(offer) {
   return h("p", {}, `${offer.from} offers ${offer.to} ${names(offer.give)} for ${names(offer.take)}.`);
 }
 
-function renderPiles(view) {
+function renderPiles(view, table) {
   const top = (pile) => (pile.length > 0 ? [pile[pile.length - 1]] : []);
   fill("pile-body",
+    table && h("p", { class: "rules" }, rulesLine(table.options)),
     view.offer && offerLine(view.offer),
     h("p", {}, `Door deck: ${view.door_deck_count} cards. Treasure deck: ${view.treasure_deck_count} cards.`),
     view.face_up && h("div", {}, h("h4", {}, "Drawn face up"), cardFace(view.face_up)),
@@ -117,6 +126,9 @@ function playerTitle(player, state, seat) {
   const mine = player.name === state.seat;
   if (player.name === state.view.active && state.view.phase !== "setup") notes.push(mine ? "your turn" : "their turn");
   if (player.dead) notes.push("dead");
+  if ((state.view.winners || []).includes(player.name)) {
+    notes.push(state.view.winners.length > 1 ? "won the game together" : "won the game");
+  }
   if (seat && seat.kind !== "human") notes.push(`bot (${seat.kind.slice(4)})`);
   if (seat && !seat.present) notes.push("away");
   if (seat && seat.standin) notes.push("a bot plays for them");
@@ -154,7 +166,7 @@ export function renderTable(state, lines, act) {
   renderActions(state, act);
   renderCombat(view);
   renderHand(state);
-  renderPiles(view);
+  renderPiles(view, state.table);
   renderPlayers(state);
   appendLog(lines);
 }

@@ -1,0 +1,62 @@
+"""benchmarks/winrate.py and scripts/web_load.py with games that several players win together
+(B2): the win rate counts a shared win as a win, the load clients see a game over."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from munchkin.cards.loader import load_builtin_sets
+from munchkin.match import MatchResult
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load(relative: str, name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, ROOT / relative)
+    assert spec is not None and spec.loader is not None
+    module = sys.modules[name] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+winrate = _load("benchmarks/winrate.py", "winrate_benchmark")
+web_load = _load("scripts/web_load.py", "web_load_script")
+
+
+def test_the_win_rate_counts_a_win_shared_with_another_player(monkeypatch: pytest.MonkeyPatch) -> None:
+    names = ["Ann", "Bob", "Cid", "Dee"]
+
+    def shared(cards: object, players: int, seed: int, bots: object) -> MatchResult:
+        bot_seat = names[seed % players]
+        other = names[(seed + 1) % players]
+        return MatchResult(seed, [other, bot_seat] if seed == 0 else [other], turns=10)
+
+    monkeypatch.setattr(winrate, "play_match", shared)
+    tally = winrate.measure(load_builtin_sets(["base"]), 2)
+    assert (tally.games, tally.wins, tally.turns) == (2, 1, 20)
+
+
+class _Socket:
+    """A WebSocket that says the game is over, won by two players."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.messages = [json.dumps({"type": "game", "full": True, "view": view, "seq": 9, "acked": None})]
+
+    async def recv(self) -> str:
+        return self.messages.pop(0)
+
+
+def test_a_load_client_sees_a_game_won_by_two_as_over() -> None:
+    figures = web_load.Figures()
+    seat = {"player": "Ann", "token": "t"}
+    over = web_load.Player(_Socket({"winners": ["Ann", "Bob"], "deciding": False}), seat, figures, 1, 0.0)
+    assert asyncio.run(over.play(until=float("inf"))) is True
+    assert figures.messages == 1
