@@ -20,19 +20,23 @@ SEATS = (
     Seat("Bob", "male", "bot:random"),
     Seat("Cid", "male", "bot:random"),
 )
-SEED = 21  # a game of 2151 decisions
+FIRST_SEED = 21
+LONG_GAME = range(1500, 4000)
+"""Decisions of a game long enough to be killed at every moment below, and quick enough to
+replay many times (the rules decide how long a seed's game lasts, so the seed is looked for)."""
 CHILD = f"""
 import sys
 from munchkin.session import Seat, Session
 from munchkin.store import Store
 
 store = Store(sys.argv[1])
+seed = int(sys.argv[2])
 games = store.games()
 seats = {[tuple(vars(seat).values()) for seat in SEATS]!r}
 if games:
     session = Session.resume(games[0].id, store)
 else:
-    session = Session.start([Seat(*seat) for seat in seats], ["base"], {SEED}, store)
+    session = Session.start([Seat(*seat) for seat in seats], ["base"], seed, store)
 print(len(session.decisions), flush=True)
 while not session.over:
     session.step_bots(limit=1)
@@ -40,11 +44,25 @@ while not session.over:
 """
 
 
-def _kill_at(db: Path, rng: random.Random, after: int | None) -> int | None:
+def _long_game() -> tuple[int, Session]:
+    """The first seed from FIRST_SEED whose game between the bots lasts LONG_GAME decisions,
+    and that game played to its end."""
+    for seed in range(FIRST_SEED, FIRST_SEED + 100):
+        whole = Session.start(SEATS, ["base"], seed)
+        whole.run_to_end()
+        if len(whole.decisions) in LONG_GAME:
+            return seed, whole
+    raise AssertionError(f"no game of {LONG_GAME} decisions in 100 seeds")
+
+
+def _kill_at(db: Path, seed: int, rng: random.Random, after: int | None) -> int | None:
     """Run the game in a child process and SIGKILL it once it reports `after` saved decisions
     (plus a moment), or at a random time if `after` is None; the last count it reported."""
     child = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-c", CHILD, str(db), str(seed)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     assert child.stdout is not None and child.stderr is not None
     reported = None
@@ -78,13 +96,12 @@ def _saved(db: Path) -> int:
 
 
 def test_killed_games_resume_with_at_most_the_decision_in_flight_lost(tmp_path: Path) -> None:
-    whole = Session.start(SEATS, ["base"], SEED)
-    whole.run_to_end()
+    seed, whole = _long_game()
     db = tmp_path / "games.sqlite3"
     rng = random.Random(2024)
     saved, killed_mid_game = 0, 0
     for moment in (None, 150, 300, 500, None, 900, 1300):
-        reported = _kill_at(db, rng, moment if moment is None else max(moment, saved + 1))
+        reported = _kill_at(db, seed, rng, moment if moment is None else max(moment, saved + 1))
         count = _saved(db)
         if reported is not None:
             assert reported <= count <= reported + 1, f"reported {reported} decisions, {count} saved"

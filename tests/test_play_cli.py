@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from munchkin.session import Seat
 from munchkin.store import Store
 from munchkin.tui.cli import SeatError, parse_seats, register
+from shared_wins import LOW_WIN, shared_win_seed
 
 BOTS = "bot:heuristic,bot:random,bot:random,bot:random"
 
@@ -69,6 +70,50 @@ def test_headless_game_prints_winner_turns_and_id_and_is_saved(cli: typer.Typer,
         int(found[2]),
     )
     assert play(cli, "--resume", found[3], "--no-ui", "--db", db) == (0, out)
+
+
+def test_a_headless_game_by_table_options_names_every_winner_and_resumes_by_them(
+    cli: typer.Typer, tmp_path: Path
+) -> None:
+    """`--option win_level=3`: saved with the game; several winners are all named (B2)."""
+    db = str(tmp_path / "games.sqlite3")
+    seed = str(shared_win_seed())
+    code, out = play(
+        cli,
+        "--players",
+        "bot:random,bot:random,bot:random",
+        "--seed",
+        seed,
+        "--option",
+        "win_level=3",
+        "--no-ui",
+        "--db",
+        db,
+    )
+    assert code == 0, out
+    found = re.fullmatch(r"Winners: (\w+) and (\w+) \(together\) after (\d+) turns \(game 1\)\.\n", out)
+    assert found, out
+    with Store(db) as store:
+        (game,) = store.games()
+    assert game.setup.options == LOW_WIN and game.progress.winners == (found[1], found[2])
+    assert play(cli, "--resume", "1", "--no-ui", "--db", db) == (0, out)
+    code, refused = play(cli, "--resume", "1", "--option", "win_level=4", "--no-ui", "--db", db)
+    assert code == 2 and "keeps the table options it was saved with" in refused
+
+
+def test_the_table_options_are_listed_and_a_bad_one_is_a_one_line_error(
+    cli: typer.Typer, tmp_path: Path
+) -> None:
+    code, out = play(cli, "--option", "help")
+    assert code == 0
+    assert out.splitlines()[0] == "win_level=2-20 (default 10): The level that wins the game (B2)."
+    assert "loot_ties=dice|seat (default dice): " in out and len(out.splitlines()) == 11
+    code, out = play(cli, "--option", "door_cards=eleven", "--no-ui", "--db", str(tmp_path / "g.db"))
+    assert code == 2 and out.startswith("error: --option: 'door_cards': ") and out.count("\n") == 1, out
+    code, out = play(cli, "--option", "win_level", "--no-ui", "--db", str(tmp_path / "g.db"))
+    assert (code, out) == (2, "error: --option: expected NAME=VALUE, got 'win_level'\n")
+    code, out = play(cli, "--help")
+    assert code == 0 and "--option" in out and "halfling_reroll" in out
 
 
 def test_headless_refuses_human_seats(cli: typer.Typer, tmp_path: Path) -> None:

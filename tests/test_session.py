@@ -12,6 +12,7 @@ from munchkin.engine.events import Event
 from munchkin.session import Seat, Session, SessionError, bot_seed
 from munchkin.store import Store, StoreError
 from munchkin.text import sentence
+from shared_wins import LOW_WIN, RANDOM_BOTS, shared_win_seed
 
 BOTS = (
     Seat("Ann", "female", "bot:random"),
@@ -27,8 +28,18 @@ def test_bots_play_to_the_end_and_the_log_tells_it() -> None:
     events = session.run_to_end()
     assert session.over and session.winner in [seat.name for seat in BOTS]
     assert session.log() == [line for e in events if (line := sentence(e, session.names))]
-    assert session.log()[-1] == f"{session.winner} reaches level 10 and wins the game!"
+    assert session.log()[-1] == f"{session.winner} reaches the winning level and wins the game!"
     assert session.waiting_humans() == []
+
+
+def test_a_game_several_win_together_has_them_all_as_winners() -> None:
+    """Everyone who reaches the win level from the same fight wins (B2); the log tells each."""
+    session = Session.start(RANDOM_BOTS, ["base"], shared_win_seed(), options=LOW_WIN)
+    session.run_to_end()
+    assert len(session.winners) > 1 and session.winner == session.winners[0]
+    assert session.options == LOW_WIN
+    told = [f"{name} reaches the winning level and wins the game!" for name in session.winners]
+    assert [line for line in session.log() if line.endswith("wins the game!")] == told
 
 
 def test_the_seed_decides_the_game() -> None:
@@ -61,8 +72,9 @@ def test_refused_decisions_change_nothing() -> None:
     before = (session.fingerprint(), session.decisions, session.log())
     with pytest.raises(RulesError, match="B13"):
         session.apply("Ann", Action("accept_trade"))
+    bob = session.view("Bob").legal or [Action("pass")]  # Bob passed the setup: nothing is legal
     with pytest.raises(SessionError, match="Bob is a bot"):
-        session.apply("Bob", session.view("Bob").legal[0])
+        session.apply("Bob", bob[0])
     assert (session.fingerprint(), session.decisions, session.log()) == before
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable, Coroutine
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,13 +15,14 @@ from textual.pilot import Pilot
 from textual.widgets import Markdown, RichLog, Static
 from typer.testing import CliRunner
 
-from munchkin.describe import WORDS, breakdown_lines, default_action, describe, situation
+from munchkin.describe import CHOICES, PROMPTS, WORDS, breakdown_lines, default_action, describe, situation
 from munchkin.engine.actions import VERBS, Action
 from munchkin.session import Seat, Session
 from munchkin.store import Store
 from munchkin.tui.app import MunchkinApp
 from munchkin.tui.cli import register
 from munchkin.tui.widgets import ActionMenu, HandoverScreen, HelpScreen
+from shared_wins import LOW_WIN, RANDOM_BOTS, shared_win_seed
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZE = (120, 40)
@@ -119,11 +121,54 @@ def test_a_whole_game_against_bots_through_the_keyboard(tmp_path: Path) -> None:
         await press_until(pilot, lambda: session.over)
         assert text(app, "#situation").startswith(f"Game over: {session.winner} wins")
         assert app.query_one(ActionMenu).actions == []
-        assert log_lines(app)[-1] == f"{session.winner} reaches level 10 and wins the game!"
+        assert log_lines(app)[-1] == f"{session.winner} reaches the winning level and wins the game!"
 
     drive(app, script)
     with Store(str(tmp_path / "g.db")) as store:
         assert store.load(session.game_id or 0).info.progress.winner == session.winner
+
+
+def test_a_game_won_by_several_names_them_all(tmp_path: Path) -> None:
+    """A shared win (B2) on the screen: every winner in the situation line, nothing to do."""
+    bots_only = Session.start(RANDOM_BOTS, ["base"], shared_win_seed(), options=LOW_WIN)
+    bots_only.run_to_end()
+    winners = bots_only.winners
+    setup = replace(bots_only.setup, seats=(Seat("Ann", "female", "human"), *RANDOM_BOTS[1:]))
+    session = Session(setup, bots_only.decisions, None, None)
+    assert session.over and session.winners == winners
+    app = MunchkinApp(session)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        together = f"{', '.join(winners[:-1])} and {winners[-1]} win together"
+        assert text(app, "#situation").startswith(f"Game over: {together} after ")
+        assert app.query_one(ActionMenu).actions == []
+
+    drive(app, script)
+
+
+def test_answers_read_as_answers_to_the_question_asked() -> None:
+    """Every kind of question and its options in words, not card ids or option codes."""
+    names = {"war-drum": "War Drum", "elf": "Elf", "wizard": "Wizard", "gem": "Gem"}
+    cases = [
+        ("get_rid", "war-drum", "Discard War Drum"),
+        ("get_rid", "sell war-drum", "Sell War Drum"),
+        ("get_rid", "give war-drum to Bob", "Give War Drum to Bob"),
+        ("charity_to", "Bob", "Give the card to Bob"),
+        ("flight", "decline", "Pay no more for flight"),
+        ("flight", "gem", "Flight: discard Gem for +1 to the roll"),
+        ("keep_race", "elf", "Keep Elf, discard the other races"),
+        ("keep_class", "wizard", "Keep Wizard, discard the other classes"),
+        ("half_trait", "as elf", "Count as Elf"),
+        ("half_trait", "not as elf", "Do not count as Elf (the other branch)"),
+        ("reroll", "decline", "Decline: no second roll"),
+        ("loot", "gem", "Take Gem"),
+    ]
+    for kind, option, words in cases:
+        assert describe(Action("choose", option), names, "Ann", kind) == words
+    assert describe(Action("choose", "give war-drum to Bob"), names, "Ann") == "Give War Drum to Bob"
+    for kind in ("charity_to", "flight", "keep_race", "keep_class", "half_trait", "get_rid", "take_off"):
+        assert kind in PROMPTS and kind in CHOICES
 
 
 def test_number_keys_take_that_action_and_the_combat_panel_shows_both_sides(tmp_path: Path) -> None:

@@ -526,7 +526,8 @@ def views_by_seq(
 
 
 def test_each_game_message_holds_the_view_keys_that_changed_and_a_new_connection_all(tmp_path: Path) -> None:
-    with serving(tmp_path) as address:
+    # the spectator is told of changes often, so that it gets many messages in a short game
+    with serving(tmp_path, idle_refresh_seconds=0.01) as address:
         ann, bob = open_table(address, ["Ann", "Bob"], ["bot:random"])
 
         async def game() -> tuple[list[Client], dict[str, Any]]:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from typing import Annotated
 
 import typer
 
+from munchkin import table_options
 from munchkin.bots.random_bot import RandomBot
 from munchkin.cards import cli as cards_cli
 from munchkin.cards.loader import CardLoadError, load_builtin_sets
@@ -36,13 +38,17 @@ def _cards(sets: str) -> list[CardDef]:
         raise typer.Exit(2) from None
 
 
-@app.command()
+@app.command(epilog=table_options.epilog())
 def demo(
     players: int = typer.Option(4, min=2, max=6, help="Number of bots at the table."),
     seed: int = typer.Option(None, help="Game seed (random when left out)."),
     sets: str = typer.Option("base", help="Card sets, comma separated."),
+    option: Annotated[
+        list[str] | None, typer.Option("--option", metavar="NAME=VALUE", help=table_options.OPTION_HELP)
+    ] = None,
 ) -> None:
-    """Watch a complete game between random bots, told as sentences."""
+    """Watch a complete game between random bots, by the table options given, told as sentences."""
+    options = table_options.from_command_line(option or [])
     cards = _cards(sets)
     seed = random.randrange(1 << 30) if seed is None else seed
     names = {c.id: c.name for c in cards}
@@ -55,7 +61,7 @@ def demo(
             typer.echo(line)
 
     try:
-        result = play_match(cards, players, seed, bots, on_event=tell)
+        result = play_match(cards, players, seed, bots, on_event=tell, options=options)
     except SetupError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None

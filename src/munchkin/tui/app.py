@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, OptionList, RichLog, Static
 
-from munchkin.describe import prompt_kind, situation
+from munchkin.describe import options_text, prompt_kind, situation
 from munchkin.engine.errors import RulesError
 from munchkin.session import HUMAN, Session, SessionError
 from munchkin.tui.history import History
@@ -115,7 +115,10 @@ class MunchkinApp(App[None]):
         assert self.seat is not None
         view = self.session.view(self.seat)
         data, names = view.data, self.session.names
-        self.sub_title = f"turn {data['turn']} · {data['active']}'s turn · you are {self.seat}"
+        rules = (
+            "" if not self.session.options.changed() else f" · {options_text(self.session.options.changed())}"
+        )
+        self.sub_title = f"turn {data['turn']} · {data['active']}'s turn{rules} · you are {self.seat}"
         self.query_one(TablePanel).show(data)
         self.query_one(OthersPanel).show(data)
         self.query_one(CombatPanel).show(data["combat"])

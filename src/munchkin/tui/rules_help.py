@@ -15,8 +15,9 @@ KEYS = """\
 RULES = """\
 ## The rules in short
 
-**Goal.** Be the first to reach level 10. The tenth level must come from killing a monster
-(B2). Nobody goes below level 1, and a Go Up a Level card never gives the winning level (B3).
+**Goal.** Be the first to reach level 10 (or the level the table chose). The winning level
+must come from killing a monster; everyone who reaches it in the same fight wins (B2).
+Nobody goes below level 1, and a Go Up a Level card never gives the winning level (B3).
 
 **Setup.** Everyone starts at level 1, a human with no class, with 4 door and 4 treasure
 cards. Before the first turn you may play a race, a class and items (B1).
@@ -31,23 +32,28 @@ cards. Before the first turn you may play a race, a class and items (B1).
 
 **Fighting (B6-B9).** Your side is your level plus your items, steeds, hirelings, one-shots
 and powers, plus your helper. The monsters' side is their levels plus enhancers and their
-bonuses against you. You win only when strictly stronger (a Warrior wins ties). Win and you
+bonuses against you. You win only when strictly stronger (a Warrior, fighting or helping, wins
+ties). Win and you
 gain a level per monster and draw its treasures. You may ask one player for help and promise
 treasures; a helper gains no level (an Elf gains one). Anyone may play one-shots, enhancers
 and wandering monsters into any fight (B16). Lose and you roll a die per monster to run away:
 5 or more escapes, otherwise its Bad Stuff hits you.
 
 **Death (B10).** You lose your hand and everything in play, keep your level, race, class and
-curses; the others loot your body, and you start your next turn with fresh cards.
+curses; the others loot your body. You come back as the next turn begins, and get fresh
+cards at the start of your own next turn.
 
 **Items (B11-B13).** One headgear, one armor, one footgear, two hands, one Big item (any for
-a Dwarf). Items go on and off on your own turn outside combat. Sell items for a level per
-1000 gold (never the winning level); trade items in play with a player who is not fighting.
+a Dwarf). Items go on and off on your own turn outside combat. Sell items in sets worth 1000
+gold or more for a level per 1000 (never the winning level); trade items in play with a
+player who is not fighting. Over a limit, you discard, sell or give away an item at once.
 
 **Races and classes (B14).** Elf +1 to run away; Dwarf carries any Big items and keeps 6
-cards; Halfling sells one item a turn at double value; Warrior berserks (+1 per card, up to
-3) and wins ties; Wizard adds to run-away rolls and may charm a monster; Cleric turns the
-undead (+3 per card); Thief backstabs (-2) and steals small items.
+cards; Halfling's first sale of a turn counts its best item twice; Warrior berserks (+1 per
+card, up to 3) and wins ties; Wizard pays cards after a failed run-away roll (+1 each) and may
+charm a monster; Cleric turns the undead (+3 per card); Thief backstabs (-2) and steals small
+items whenever no fight is on. With Half-Breed or Super Munchkin and one race or class, you
+have its advantages and none of its disadvantages.
 
 **Curses (B15).** Drawn face up, it hits you; from the hand, anyone, any time.
 
