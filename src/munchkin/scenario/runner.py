@@ -351,7 +351,8 @@ def check_expect(game: Game, step: ExpectStep) -> Iterator[str]:
         pile_checks: PileChecks | None = getattr(step, key)
         if pile_checks is not None:
             yield from check_pile(key, state.ids(pile), pile_checks)
-    if step.check_winner and step.winner not in (game.winners or [None]):
+    winners: list[str | None] = list(game.winners) or [None]
+    if step.check_winner and step.winner not in winners:
         yield _mismatch("winner", step.winner, game.winners or None)
     if step.winners is not None and not same_cards(list(step.winners), game.winners):
         yield _mismatch("winners", list(step.winners), game.winners)
