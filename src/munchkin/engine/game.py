@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from munchkin.cards.schema import CardDef
-from munchkin.engine import flow
+from munchkin.engine import flow, why
 from munchkin.engine.actions import Action
 from munchkin.engine.dice import Dice
 from munchkin.engine.errors import RulesError
@@ -145,6 +145,18 @@ class Game:
         if self.state.players[seat].dead:
             raise RulesError("B10", "the dead make no decisions until their next turn")
         verb.check(self.state, seat, action)
+
+    def refusal(self, player: str, action: Action) -> RulesError | None:
+        """Why `apply` would refuse this action now (rule and message), or None (issue 13)."""
+        return why.refusal(self, player, action)
+
+    def why_not_play(self, player: str, card_id: str) -> RulesError | None:
+        """Why no play of this card of the hand is legal now, or None when one is."""
+        return why.why_not_play(self, player, card_id)
+
+    def consequences(self, player: str, action: Action) -> list[why.Consequence]:
+        """What a legal action also does to its player's cards, worth a warning first."""
+        return why.consequences(self, player, action)
 
     def apply(self, player: str, action: Action) -> list[Event]:
         """Validate, change the state, and return what happened. An action already listed
