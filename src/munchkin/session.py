@@ -30,6 +30,7 @@ from munchkin.store.store import (
     Store,
     StoreError,
     check_final,
+    fingerprint_check,
     load_cards,
     new_game,
     progress_of,
@@ -81,12 +82,17 @@ class Session:
     """A game at a table of humans and bots, saved after every decision if given a store."""
 
     def __init__(
-        self, setup: Setup, decisions: Sequence[Decision], store: Store | None, game_id: int | None
+        self,
+        setup: Setup,
+        decisions: Sequence[Decision],
+        store: Store | None,
+        game_id: int | None,
+        check: bool = False,
     ) -> None:
         self.setup = setup
         self.seats, self.sets, self.seed = setup.seats, setup.sets, setup.seed
         self.store, self.game_id = store, game_id
-        self._run = self._replayed(decisions)
+        self._run = self._replayed(decisions, check)
         self.names = {card.id: card.name for card in load_cards(setup.sets)}
 
     @classmethod
@@ -109,10 +115,11 @@ class Session:
 
     @classmethod
     def resume(cls, game_id: int, store: Store) -> Session:
-        """A saved game, replayed from its seed and decisions and checked against the saved state."""
+        """A saved game, replayed from its seed and decisions, the state after every decision
+        checked against the one saved with it, and the last against the game row."""
         saved = store.load(game_id)
         try:
-            session = cls(saved.info.setup, saved.decisions, store, game_id)
+            session = cls(saved.info.setup, saved.decisions, store, game_id, check=True)
             check_final(saved, session._run.game)
         except StoreError:
             verify(saved)  # names the first decision whose state differs, if one does
@@ -229,8 +236,9 @@ class Session:
                 raise
         return events
 
-    def _replayed(self, decisions: Sequence[Decision]) -> _Run:
-        """The game after `decisions`, with bots asked again at their own decisions."""
+    def _replayed(self, decisions: Sequence[Decision], check: bool = False) -> _Run:
+        """The game after `decisions`, with bots asked again at their own decisions; with
+        `check`, the state after each decision compared with the fingerprint saved with it."""
         bots = self._bots()
 
         def ask_bot(game: Game, _number: int, decision: Decision) -> None:
@@ -238,7 +246,8 @@ class Session:
             if bot is not None:
                 bot.choose(view(game, decision.player))
 
-        game, events = replay(self.setup, decisions, self._where(), before=ask_bot)
+        after = fingerprint_check(self._where()) if check else None
+        game, events = replay(self.setup, decisions, self._where(), before=ask_bot, after=after)
         return _Run(game, events, bots, list(decisions))
 
     def _bots(self) -> dict[str, Bot]:

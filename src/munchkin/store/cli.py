@@ -1,4 +1,5 @@
-"""`munchkin replay ID [--verify]` and `munchkin games`: saved games told, checked and listed.
+"""`munchkin replay ID [--verify]`, `munchkin games` and `munchkin backup PATH`: saved games
+told, checked, listed and copied.
 
 Errors are one line on stderr, never a traceback: exit 2 when the database cannot
 be opened, 1 when a saved game cannot be replayed as it was saved.
@@ -27,9 +28,26 @@ DbOption = Annotated[
 
 
 def register(app: typer.Typer) -> None:
-    """Add `replay` and `games` to the `munchkin` command."""
+    """Add `replay`, `games` and `backup` to the `munchkin` command."""
     app.command("replay")(replay_game)
     app.command("games")(list_games)
+    app.command("backup")(backup_db)
+
+
+def backup_db(
+    path: Annotated[str, typer.Argument(help="The new file to write the copy to.", show_default=False)],
+    db: DbOption = None,
+) -> None:
+    """Copy a SQLite database safely while games are played (SQLite's backup API: a plain copy
+    of the file can miss the latest decisions, still in its -wal file)."""
+    store = _open(db)
+    try:
+        games, decisions = store.backup(path)
+    except StoreError as exc:
+        _fail(str(exc), 1)
+    finally:
+        store.close()
+    typer.echo(f"Backed up {store.name} to {path}: {games} games, {decisions} decisions.")
 
 
 def replay_game(

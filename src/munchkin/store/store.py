@@ -11,6 +11,10 @@ compiled once: the online server saves every decision of every game, and checkin
 connection out of the pool and running each statement through SQLAlchemy cost more
 than the database's own work.
 
+Every wait for another connection's lock is bounded (`busy_seconds`, 5 s unless told):
+a locked database is an error after that, never a wait without end. `backup` copies a
+live SQLite database, its WAL included, through SQLite's backup API.
+
 Opening never writes to a database that is not ours: an existing SQLite file is
 first checked read-only (header, `quick_check`, tables, format version); tables
 are created only in a database that has none. Every problem is a `StoreError`
@@ -126,17 +130,25 @@ def _progress_row(progress: Progress) -> dict[str, Any]:
     }
 
 
+BUSY_SECONDS = 5.0
+"""How long a statement waits for another connection's lock before it fails, by default."""
+
+
 class Store:
     """A database of saved games. `url` is a SQLAlchemy URL or a file path; by default,
-    `default_url()`. With `create=False` a missing database is a `MissingDatabase`."""
+    `default_url()`. With `create=False` a missing database is a `MissingDatabase`. A statement
+    waits at most `busy_seconds` for another connection's lock, then fails."""
 
-    def __init__(self, url: str | None = None, create: bool = True) -> None:
+    def __init__(
+        self, url: str | None = None, create: bool = True, busy_seconds: float = BUSY_SECONDS
+    ) -> None:
         parsed = _parse(url or default_url())
         backend = parsed.get_backend_name()
+        self.busy_seconds = busy_seconds
         if backend == "sqlite":
-            self.name, self.engine = _open_sqlite(parsed, create)
+            self.name, self.engine = _open_sqlite(parsed, create, busy_seconds)
         elif backend == "postgresql":
-            self.name, self.engine = _open_postgres(parsed, create)
+            self.name, self.engine = _open_postgres(parsed, create, busy_seconds)
         else:
             raise StoreError(f"{parsed.render_as_string()}: only SQLite and PostgreSQL are supported")
         self._sessions = sessionmaker(self.engine)
@@ -200,6 +212,41 @@ class Store:
         self._move_game.run(cursor, values)
         if cursor.rowcount != 1:
             raise StoreError(f"{self.name}: game {game_id}: changed by someone else since it was loaded")
+
+    def backup(self, target: str | Path) -> tuple[int, int]:
+        """Copy this SQLite database, as it is committed now, to the new file `target` with
+        SQLite's backup API (a plain copy of the file misses what is still in its `-wal`); the
+        number of games and decisions copied. Made beside `target` and moved into place once
+        checked, so a failure leaves no half-made file; an existing `target` is refused."""
+        if self.engine.dialect.name != "sqlite":
+            raise StoreError(f"{self.name}: only a SQLite database is backed up here (use pg_dump)")
+        path = Path(target).expanduser()
+        name = str(path)
+        if path.exists():
+            raise StoreError(f"{name}: already exists; back up to a new file")
+        temp = path.with_name(f".{path.name}.{os.getpid()}.backup")
+        with _guard_open(name):
+            temp.unlink(missing_ok=True)
+            source = sqlite3.connect(str(self.engine.url.database), timeout=self.busy_seconds)
+            try:
+                copy = sqlite3.connect(str(temp))
+                try:
+                    source.backup(copy)
+                    problems = [row[0] for row in copy.execute("PRAGMA quick_check")]
+                    if problems != ["ok"]:
+                        raise StoreError(f"{name}: the copy is damaged ({problems[0]})")
+                    games = copy.execute("SELECT count(*) FROM munchkin_games").fetchone()[0]
+                    decisions = copy.execute("SELECT count(*) FROM munchkin_decisions").fetchone()[0]
+                    copy.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                finally:
+                    copy.close()
+            finally:
+                source.close()
+            try:
+                os.link(temp, path)
+            finally:
+                temp.unlink(missing_ok=True)
+        return games, decisions
 
     # -- reading -------------------------------------------------------------------------
 
@@ -314,7 +361,7 @@ def _parse(url: str) -> URL:
         raise StoreError(f"{url}: not a database URL (sqlite:///PATH or postgresql://USER@HOST/DB)") from None
 
 
-def _open_sqlite(url: URL, create: bool) -> tuple[str, Engine]:
+def _open_sqlite(url: URL, create: bool, busy_seconds: float = BUSY_SECONDS) -> tuple[str, Engine]:
     if url.database in (None, "", ":memory:"):
         raise StoreError("sqlite: an in-memory database keeps nothing; name a file")
     path = Path(url.database).expanduser()
@@ -324,8 +371,8 @@ def _open_sqlite(url: URL, create: bool) -> tuple[str, Engine]:
             if not create:
                 raise MissingDatabase(f"{name}: no such file")
             _create_sqlite(path)
-        ours = _check_sqlite_file(path)
-    engine = _sqlite_engine(path)
+        ours = _check_sqlite_file(path, busy_seconds)
+    engine = _sqlite_engine(path, busy_seconds)
     _prepare(name, engine, ours, create, wal=True)
     return name, engine
 
@@ -349,8 +396,8 @@ def _create_sqlite(path: Path) -> None:
         temp.unlink()
 
 
-def _sqlite_engine(path: Path) -> Engine:
-    engine = create_engine(URL.create("sqlite", database=str(path)))
+def _sqlite_engine(path: Path, busy_seconds: float = BUSY_SECONDS) -> Engine:
+    engine = create_engine(URL.create("sqlite", database=str(path)), connect_args={"timeout": busy_seconds})
     event.listen(engine, "connect", _sqlite_connect)
     event.listen(engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN"))
     return engine
@@ -362,7 +409,7 @@ def _sqlite_connect(dbapi_connection: Any, _record: object) -> None:
     dbapi_connection.execute("PRAGMA synchronous=NORMAL")
 
 
-def _check_sqlite_file(path: Path) -> bool:
+def _check_sqlite_file(path: Path, busy_seconds: float = BUSY_SECONDS) -> bool:
     """True for a munchkin database, False for a SQLite file with no tables; refuse anything
     else. Only reads."""
     name = str(path)
@@ -376,7 +423,7 @@ def _check_sqlite_file(path: Path) -> bool:
     if head != SQLITE_MAGIC:
         raise StoreError(f"{name}: not an SQLite database")
     uri = f"file:{quote(str(path.resolve()))}?mode=ro"
-    engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True))
+    engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True, timeout=busy_seconds))
     try:
         with _guard_open(name, "corrupt or unreadable SQLite database"), engine.connect() as conn:
             problems = [row[0] for row in conn.exec_driver_sql("PRAGMA quick_check")]
@@ -387,12 +434,12 @@ def _check_sqlite_file(path: Path) -> bool:
         engine.dispose()
 
 
-def _open_postgres(url: URL, create: bool) -> tuple[str, Engine]:
+def _open_postgres(url: URL, create: bool, busy_seconds: float = BUSY_SECONDS) -> tuple[str, Engine]:
     name = url.render_as_string(hide_password=True)
     if url.drivername == "postgresql":
         url = url.set(drivername="postgresql+psycopg")
     try:
-        engine = create_engine(url)
+        engine = create_engine(url, connect_args={"options": f"-c lock_timeout={round(busy_seconds * 1000)}"})
     except ModuleNotFoundError as exc:
         raise StoreError(f"{name}: PostgreSQL needs {exc.name}: pip install 'munchkin[postgres]'") from None
     with _guard_open(name):
@@ -573,15 +620,23 @@ def replay(
     return game, events
 
 
-def verify(saved: SavedGame) -> tuple[Game, list[Event]]:
-    """`replay`, checking the state after every decision and at the end against the saved
-    fingerprints; a `StoreError` names the first decision where they differ."""
+def fingerprint_check(where: str) -> Hook:
+    """An `after` hook for `replay`: refuse the first decision whose replayed state is not the
+    one saved with it (a `StoreError` naming it)."""
 
     def check(game: Game, number: int, decision: Decision) -> None:
         if state_fingerprint(game) != decision.fingerprint:
-            raise StoreError(f"{saved.where}, decision {number}: the replayed state is not the saved one")
+            raise StoreError(f"{where}, decision {number}: the replayed state is not the saved one")
 
-    game, events = replay(saved.info.setup, saved.decisions, saved.where, after=check)
+    return check
+
+
+def verify(saved: SavedGame) -> tuple[Game, list[Event]]:
+    """`replay`, checking the state after every decision and at the end against the saved
+    fingerprints; a `StoreError` names the first decision where they differ."""
+    game, events = replay(
+        saved.info.setup, saved.decisions, saved.where, after=fingerprint_check(saved.where)
+    )
     check_final(saved, game)
     return game, events
 
