@@ -3,7 +3,8 @@
 A view says whether the player is asked to decide, but not who else is (that
 would tell who holds a card they could respond with). It holds the player's
 own hand, everything face up (every table, the
-discard piles, the fight, a dead character's body, a trade on offer), the
+discard piles, the fight, a dead character's body, a trade on offer, a roll or a curse
+awaiting answers), the
 table's options and the winners, and counts of what is hidden (other hands, the decks). It never holds another
 player's hand, the order of a deck or a card drawn face down by someone else.
 """
@@ -17,9 +18,10 @@ from typing import Any
 from munchkin.engine.actions import Action, action_to_dict
 from munchkin.engine.events import Event
 from munchkin.engine.game import Game
+from munchkin.engine.rules.combat import treasure_count
 from munchkin.engine.rules.run_away import ESCAPE_ROLL, run_modifier
-from munchkin.engine.rules.strength import character_parts
-from munchkin.engine.state import GameState, PlayerState, Prompt
+from munchkin.engine.rules.strength import character_parts, monster_def
+from munchkin.engine.state import GameState, Pending, PlayerState, Prompt
 
 
 def _card(g: GameState, inst: int) -> dict[str, Any]:
@@ -72,7 +74,9 @@ def _combat(game: Game) -> dict[str, Any] | None:
         "asked": None if c.asked is None else g.players[c.asked].name,
         "reward": c.reward,
         "stage": c.stage,
-        "monsters": _cards(g, c.monsters),
+        "monsters": [_monster(g, i) for i in c.monsters],
+        "treasures": treasure_count(g),
+        "forced": c.forced,
         "played": [{**_card(g, i), "side": "monsters" if side else "munchkins"} for i, side in c.played],
         "munchkins": {"total": ours.total, "explain": str(ours)},
         "monster_side": {"total": theirs.total, "explain": str(theirs)},
@@ -82,6 +86,30 @@ def _combat(game: Game) -> dict[str, Any] | None:
             {"player": g.players[who].name, "power": power, "amount": amount}
             for who, amount, _, power in c.mods
         ],
+    }
+
+
+def _monster(g: GameState, inst: int) -> dict[str, Any]:
+    """A monster of the fight; a twin tells the monster it fights as (`as`)."""
+    out = _card(g, inst)
+    fights_as = monster_def(g, inst).id
+    if fights_as != out["id"]:
+        out["as"] = fights_as
+    return out
+
+
+def _pending(g: GameState, p: Pending) -> dict[str, Any]:
+    """What awaits answers, all of it face up: a die just rolled (to run from the monster
+    `card`, or to steal the item `card` from `on`) or a curse just played on `on` (B9, B14,
+    B15); `player` rolled or played it (None for a curse drawn face up)."""
+    roll = p.kind != "curse"
+    return {
+        "kind": p.kind,
+        "player": None if p.seat is None else g.players[p.seat].name,
+        "card": g.defs[p.card].id,
+        "on": g.players[p.other].name if p.other >= 0 else None,
+        "roll": p.value if roll else None,
+        "success": p.success if roll else None,
     }
 
 
@@ -170,6 +198,7 @@ def _see(game: Game, player: str) -> dict[str, Any]:
             "take": _cards(g, list(g.offer.take)),
         },
         "prompt": None if prompt is None else _prompt(g, prompt, seat),
+        "pending": None if g.pending is None else _pending(g, g.pending),
         "gold_this_turn": g.gold,
         "double_sale_used": g.sold_double,
         "deciding": player in game.waiting_for(),
