@@ -1,0 +1,628 @@
+"""The observation: one agent's view of the game as a fixed-length float32 vector.
+
+Every number comes from what `munchkin.views.view(game, player)` shows that player (their
+hand, every table, the discard piles, the fight, a trade on offer, the question asked) and
+nothing else. Two encoders build the same vector:
+
+- `encode_view(data)` from a view's data (the reference, and what a bot that only gets
+  `PlayerView`s uses);
+- `Encoder.encode(game, seat)` from the game state, reading only the parts of the state the
+  view shows, without building the view's dictionaries (about ten times faster).
+
+`tests/test_rl_observation.py` checks that both give the same vector over random games.
+Seats are relative to the observer: block 0 is the observer, block 1 the next seat, and so
+on; blocks of seats the game does not have are zeros. `LAYOUT.fields` names every field
+with its size, bounds and meaning (docs/rl.md prints the table).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from munchkin.cards.schema import CardDef
+from munchkin.engine.game import Game
+from munchkin.engine.rules.run_away import ESCAPE_ROLL, run_modifier
+from munchkin.engine.rules.strength import character_parts, monster_side, munchkin_side
+from munchkin.engine.state import GameState, PlayerState
+from munchkin.rl.catalog import FIGHT_SLOTS, MAX_PLAYERS, Catalog, default_catalog, fight_slots
+from munchkin.views import PRIVATE_PROMPTS
+
+PHASES = ("setup", "start", "face_up", "combat", "after_door", "end", "over")
+PROMPT_KINDS = (
+    "charity",
+    "charity_to",
+    "loot",
+    "reroll",
+    "flight",
+    "lose_card",
+    "remove_curse",
+    "kill_hireling",
+    "turn_hireling",
+    "take_off",
+    "get_rid",
+    "keep_race",
+    "keep_class",
+    "half_trait",
+    "set_die",
+    "tax_item",
+    "pay_tax",
+)
+"""Known question kinds; any other kind sets the `other` bit."""
+OPTION_FIELDS = (
+    ("win_level", 20),
+    ("door_cards", 10),
+    ("treasure_cards", 10),
+    ("hand_limit", 20),
+    ("power_discards", 10),
+    ("charm_cards", 10),
+    ("halfling_reroll", 1),
+    ("loot_ties", 1),
+    ("sale_gold", 1),
+    ("curses_before_first_door", 1),
+    ("help_asks", 10),
+)
+"""Table options and their divisors; `loot_ties` is 1 for `seat`, `sale_gold` 1 for `pooled`."""
+PLAYER_FIELDS = (
+    "present",
+    "level",
+    "male",
+    "female",
+    "dead",
+    "hand_count",
+    "strength",
+    "active",
+    "winner",
+    "races",
+    "classes",
+    "boosts",
+    "equipped",
+    "carried",
+    "steeds",
+    "hirelings",
+    "curses",
+    "lasting",
+)
+ZONE_COUNTS = ("races", "classes", "boosts", "equipped", "carried", "steeds", "hirelings", "curses")
+SLOT_FIELDS = ("present", "level", "treasures", "levels", "undead", "copies")
+MAX_COPIES = 4.0
+"""Highest count in a card-count vector (no built-in card has more than 3 copies)."""
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    start: int
+    size: int
+    low: float
+    high: float
+    doc: str
+
+
+class Layout:
+    """The fields of the vector, in order."""
+
+    def __init__(self, cards: int) -> None:
+        self.fields: list[Field] = []
+        self.size = 0
+        self.cards = cards
+        p, c = MAX_PLAYERS, cards
+        add = self._add
+        add("phase", len(PHASES), 0, 1, "one-hot: " + ", ".join(PHASES))
+        add("turn", 1, 0, 10, "turn number / 100, at most 10")
+        add("my_turn", 1, 0, 1, "1 when it is the observer's turn")
+        add("deciding", 1, 0, 1, "1 when the game waits for the observer's decision")
+        add("door_deck", 1, 0, 5, "cards left in the door deck / 100")
+        add("treasure_deck", 1, 0, 5, "cards left in the treasure deck / 100")
+        add("options", len(OPTION_FIELDS), 0, 2, "table options: " + ", ".join(n for n, _ in OPTION_FIELDS))
+        add("hand_limit", 1, 0, 2, "the observer's hand limit / 20")
+        add("run_away_modifier", 1, -3, 3, "added to the observer's run-away rolls / 5, clipped")
+        add("gold", 1, 0, 5, "gold of this turn's sales not yet a level / 1000")
+        add("double_sale_used", 1, 0, 1, "the Halfling's double sale was used this turn")
+        for k in range(p):
+            add(
+                f"player_{k}",
+                len(PLAYER_FIELDS),
+                -2,
+                5,
+                f"seat +{k}: present, level/20, male, female, dead, hand count/10, strength/20, "
+                "active, winner, then cards per zone/10 (races, classes, boosts, equipped, carried, "
+                "steeds, hirelings, curses, lasting effects); clipped to [-2, 5]",
+            )
+        add("combat", 1, 0, 1, "a fight is on")
+        add("fighter", p, 0, 1, "one-hot relative seat of the fighter")
+        add("helper", p, 0, 1, "one-hot relative seat of the helper")
+        add("asked", p, 0, 1, "one-hot relative seat of the player asked to help")
+        add("reward", 1, 0, 5, "treasures promised to the helper / 5")
+        add("run_stage", 1, 0, 1, "the fight is lost and its side runs away")
+        add("munchkin_total", 1, -2, 5, "the munchkins' side strength / 20, clipped")
+        add("monster_total", 1, -2, 5, "the monsters' side strength / 20, clipped")
+        add("runners", p, 0, 1, "relative seats still to run away")
+        add("declined", p, 0, 1, "relative seats that declined to help in this fight")
+        add("powers", p, -5, 5, "class power bonuses in this fight by relative seat / 5, clipped")
+        add(
+            "fight_slots",
+            FIGHT_SLOTS * len(SLOT_FIELDS),
+            0,
+            MAX_COPIES,
+            "per fight slot: present, level/20, treasures/5, levels/5, undead, copies",
+        )
+        add("offer", 1, 0, 1, "a trade is on offer")
+        add("offer_from", p, 0, 1, "one-hot relative seat offering the trade")
+        add("offer_to", p, 0, 1, "one-hot relative seat it is offered to")
+        add("prompt", 1, 0, 1, "a question is open")
+        add("prompt_player", p, 0, 1, "one-hot relative seat of the player asked")
+        add("prompt_kind", len(PROMPT_KINDS) + 1, 0, 1, "one-hot: " + ", ".join(PROMPT_KINDS) + ", other")
+        add("prompt_options", 1, 0, 5, "answers open to the observer / 10 (0 when another is asked)")
+        add("prompt_missing", 1, -2, 2, "for flight: points the roll still misses / 5")
+        self.scalars = self.size
+        """Every field before this offset is a scalar; the card-count vectors follow."""
+        add("my_hand", c, 0, MAX_COPIES, "copies of each card id in the observer's hand")
+        add("my_equipped", c, 0, MAX_COPIES, "the observer's items in use (and their hirelings' items)")
+        add("my_other", c, 0, MAX_COPIES, "the observer's other face-up cards and what is attached")
+        for k in range(1, p):
+            add(f"table_{k}", c, 0, MAX_COPIES, f"seat +{k}: every face-up card in front of them")
+        add("discards", c, 0, MAX_COPIES, "the door and treasure discard piles")
+        add("face_up", c, 0, MAX_COPIES, "the door card drawn face up, awaiting keep or play")
+        add("body", c, 0, MAX_COPIES, "a dead character's cards awaiting looting")
+        add("fight_monsters", c, 0, MAX_COPIES, "the monsters of the fight and what is attached to them")
+        add("played_munchkins", c, 0, MAX_COPIES, "one-shots played in the fight for the munchkins")
+        add("played_monsters", c, 0, MAX_COPIES, "one-shots played in the fight for the monsters")
+        add("offer_give", c, 0, MAX_COPIES, "the cards offered")
+        add("offer_take", c, 0, MAX_COPIES, "the cards asked for")
+        add("prompt_about", c, 0, MAX_COPIES, "the card the question is about, when shown")
+        self.offsets = {f.name: f.start for f in self.fields}
+        self.low = np.concatenate([np.full(f.size, f.low, np.float32) for f in self.fields])
+        self.high = np.concatenate([np.full(f.size, f.high, np.float32) for f in self.fields])
+
+    def _add(self, name: str, size: int, low: float, high: float, doc: str) -> None:
+        self.fields.append(Field(name, self.size, size, low, high, doc))
+        self.size += size
+
+    def table(self) -> str:
+        """The fields as a Markdown table (docs/rl.md)."""
+        rows = ["| field | offset | size | bounds | meaning |", "| --- | --- | --- | --- | --- |"]
+        for f in self.fields:
+            rows.append(f"| `{f.name}` | {f.start} | {f.size} | [{f.low:g}, {f.high:g}] | {f.doc} |")
+        return "\n".join(rows)
+
+
+def _clip(x: float, low: float, high: float) -> float:
+    return low if x < low else high if x > high else x
+
+
+class _Writer:
+    """Collects one vector's values: the scalars in a list, the card counts as indices."""
+
+    __slots__ = ("counts", "layout", "offsets", "scal", "shared")
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.offsets = layout.offsets
+        self.scal = [0.0] * layout.scalars
+        self.counts: list[int] = []
+        self.shared: list[tuple[int, np.ndarray]] = []
+
+    def set(self, name: str, k: int, value: float) -> None:
+        self.scal[self.offsets[name] + k] = value
+
+    def block(self, name: str, values: Sequence[float]) -> None:
+        start = self.offsets[name]
+        self.scal[start : start + len(values)] = values
+
+    def count(self, name: str, cards: Iterable[int]) -> None:
+        """Add one for each catalog card index in `cards`."""
+        base = self.offsets[name]
+        self.counts.extend(base + c for c in cards)
+
+    def add_vector(self, name: str, vector: np.ndarray) -> None:
+        """Add a whole card-count vector (cached by the caller)."""
+        self.shared.append((self.offsets[name], vector))
+
+    def array(self) -> np.ndarray:
+        layout = self.layout
+        out = np.zeros(layout.size, np.float32)
+        head = out[: layout.scalars]
+        head[:] = self.scal
+        np.clip(head, layout.low[: layout.scalars], layout.high[: layout.scalars], out=head)
+        for start, vector in self.shared:
+            out[start : start + len(vector)] += vector
+        if len(self.counts) > 48:
+            out += np.bincount(self.counts, minlength=layout.size)[: layout.size]
+        else:
+            for i in self.counts:
+                out[i] += 1.0
+        if self.counts or self.shared:
+            tail = out[layout.scalars :]
+            np.minimum(tail, MAX_COPIES, out=tail)
+        return out
+
+
+def _scalars(
+    w: _Writer,
+    *,
+    phase: str,
+    turn: int,
+    my_turn: bool,
+    deciding: bool,
+    decks: tuple[int, int],
+    options: Mapping[str, Any],
+    hand_limit: int,
+    run_mod: int,
+    gold: int,
+    double_sale: bool,
+) -> None:
+    if phase in PHASES:
+        w.set("phase", PHASES.index(phase), 1.0)
+    w.set("turn", 0, min(turn, 1000) / 100)
+    w.set("my_turn", 0, float(my_turn))
+    w.set("deciding", 0, float(deciding))
+    w.set("door_deck", 0, decks[0] / 100)
+    w.set("treasure_deck", 0, decks[1] / 100)
+    for k, (name, divisor) in enumerate(OPTION_FIELDS):
+        value = options[name]
+        if name == "loot_ties":
+            value = value == "seat"
+        elif name == "sale_gold":
+            value = value == "pooled"
+        w.set("options", k, float(value) / divisor)
+    w.set("hand_limit", 0, hand_limit / 20)
+    w.set("run_away_modifier", 0, run_mod / 5)
+    w.set("gold", 0, gold / 1000)
+    w.set("double_sale_used", 0, float(double_sale))
+
+
+def _player(
+    w: _Writer,
+    rel: int,
+    *,
+    level: int,
+    sex: str,
+    dead: bool,
+    hand_count: int,
+    strength: int,
+    active: bool,
+    winner: bool,
+    zones: Sequence[int],
+    lasting: int,
+) -> None:
+    values = [
+        1.0,
+        level / 20,
+        float(sex == "male"),
+        float(sex == "female"),
+        float(dead),
+        hand_count / 10,
+        strength / 20,
+        float(active),
+        float(winner),
+        *(n / 10 for n in zones),
+        lasting / 10,
+    ]
+    w.block(f"player_{rel}", values)
+
+
+def _slot(w: _Writer, slot: int, card: CardDef, copies: int) -> None:
+    start = w.offsets["fight_slots"] + slot * len(SLOT_FIELDS)
+    w.scal[start : start + len(SLOT_FIELDS)] = [
+        1.0,
+        (card.level or 0) / 20,
+        card.treasures / 5,
+        card.levels / 5,
+        float(card.undead),
+        float(copies),
+    ]
+
+
+def _prompt_kind(kind: str) -> int:
+    return PROMPT_KINDS.index(kind) if kind in PROMPT_KINDS else len(PROMPT_KINDS)
+
+
+class _PileCache:
+    """The card counts of a discard pile, kept from one call to the next: a pile mostly only
+    grows, so only the cards added since are counted."""
+
+    def __init__(self, cards: int) -> None:
+        self.cards: list[int] = []
+        self.counts = np.zeros(cards, np.float32)
+
+    def vector(self, pile: list[int], cat: list[int], attached: Mapping[int, list[int]]) -> np.ndarray:
+        known = len(self.cards)
+        if attached and any(inst in pile for inst in attached):  # attachments leave with their card
+            self.cards = []
+            counts = np.zeros_like(self.counts)
+            for inst in _flatten(pile, attached):
+                counts[cat[inst]] += 1.0
+            return counts
+        if len(pile) < known or pile[:known] != self.cards:
+            self.counts[:] = 0.0
+            known = 0
+        for inst in pile[known:]:
+            self.counts[cat[inst]] += 1.0
+        self.cards = pile[:]
+        return self.counts
+
+
+def _flatten(zone: Iterable[int], attached: Mapping[int, list[int]]) -> list[int]:
+    out = []
+    for inst in zone:
+        out.append(inst)
+        if inst in attached:
+            out.extend(_flatten(attached[inst], attached))
+    return out
+
+
+class Encoder:
+    """Observation vectors of one game's players, straight from the game state."""
+
+    def __init__(self, catalog: Catalog | None = None) -> None:
+        self.catalog = catalog or default_catalog()
+        self.layout = layout_for(self.catalog)
+        self._defs: tuple[object, ...] = ()
+        self._cat: list[int] = []
+        self._doors = _PileCache(len(self.catalog.card_ids))
+        self._treasures = _PileCache(len(self.catalog.card_ids))
+
+    def _card_indices(self, g: GameState) -> list[int]:
+        if g.defs is not self._defs:
+            index = self.catalog.card_index
+            self._cat = [index[d.id] for d in g.defs]
+            self._defs = g.defs
+        return self._cat
+
+    def encode(self, game: Game, seat: int, deciding: bool | None = None) -> np.ndarray:
+        """The vector of what `seat` sees now. `deciding`: whether the game waits for this
+        player (computed when not given)."""
+        g = game.state
+        cat = self._card_indices(g)
+        w = _Writer(self.layout)
+        n = len(g.players)
+        me = g.players[seat]
+        if deciding is None:
+            deciding = me.name in game.waiting_for()
+
+        def rel(i: int) -> int:
+            return (i - seat) % n
+
+        attached = g.attached
+
+        def with_attached(zone: Iterable[int]) -> list[int]:
+            if not attached:
+                return [cat[inst] for inst in zone]
+            out = []
+            for inst in zone:
+                out.append(cat[inst])
+                if inst in attached:
+                    out.extend(with_attached(attached[inst]))
+            return out
+
+        _scalars(
+            w,
+            phase=g.phase,
+            turn=g.turn,
+            my_turn=g.active == seat,
+            deciding=deciding,
+            decks=(len(g.door_deck), len(g.treasure_deck)),
+            options=_options(g),
+            hand_limit=game.hand_limit(me.name),
+            run_mod=run_modifier(g, seat).total,
+            gold=g.gold,
+            double_sale=g.sold_double,
+        )
+        winners = set(g.winners)
+        for i, p in enumerate(g.players):
+            _player(
+                w,
+                rel(i),
+                level=p.level,
+                sex=p.sex,
+                dead=p.dead,
+                hand_count=len(p.hand),
+                strength=sum(part.amount for part in character_parts(g, i)),
+                active=g.active == i,
+                winner=i in winners,
+                zones=(
+                    len(p.races),
+                    len(p.classes),
+                    len(p.boosts),
+                    len(p.equipped),
+                    len(p.carried),
+                    len(p.steeds),
+                    len(p.hirelings),
+                    len(p.curses),
+                ),
+                lasting=len(p.lasting),
+            )
+            carried = [x for h in p.hirelings for x in g.carrying.get(h, ())]
+            if i == seat:
+                w.count("my_hand", with_attached(p.hand))
+                w.count("my_equipped", with_attached(p.equipped + carried))
+                w.count("my_other", with_attached(_other_zones(p)))
+            else:
+                w.count(f"table_{rel(i)}", with_attached(p.equipped + carried + _other_zones(p)))
+        for pile, cache in ((g.door_discard, self._doors), (g.treasure_discard, self._treasures)):
+            w.add_vector("discards", cache.vector(pile, cat, attached))
+        if g.face_up is not None:
+            w.count("face_up", with_attached([g.face_up]))
+        w.count("body", with_attached(g.body))
+        c = g.combat
+        if c is not None:
+            w.set("combat", 0, 1.0)
+            w.set("fighter", rel(c.fighter), 1.0)
+            if c.helper is not None:
+                w.set("helper", rel(c.helper), 1.0)
+            if c.asked is not None:
+                w.set("asked", rel(c.asked), 1.0)
+            w.set("reward", 0, c.reward / 5)
+            w.set("run_stage", 0, float(c.stage == "run"))
+            w.set("munchkin_total", 0, munchkin_side(g).total / 20)
+            w.set("monster_total", 0, monster_side(g).total / 20)
+            for i in c.runners:
+                w.set("runners", rel(i), 1.0)
+            for i in c.declined:
+                w.set("declined", rel(i), 1.0)
+            powers = [0] * MAX_PLAYERS
+            for who, amount, _, _ in c.mods:
+                powers[rel(who)] += amount
+            for k, amount in enumerate(powers):
+                if amount:
+                    w.set("powers", k, amount / 5)
+            ids = [g.defs[m].id for m in c.monsters]
+            for cid, slot in fight_slots(g, c.monsters).items():
+                if slot < FIGHT_SLOTS:
+                    _slot(w, slot, self.catalog.defs[cid], ids.count(cid))
+            w.count("fight_monsters", with_attached(c.monsters))
+            w.count("played_munchkins", with_attached([i for i, side in c.played if not side]))
+            w.count("played_monsters", with_attached([i for i, side in c.played if side]))
+        if g.offer is not None:
+            w.set("offer", 0, 1.0)
+            w.set("offer_from", rel(g.offer.giver), 1.0)
+            w.set("offer_to", rel(g.offer.taker), 1.0)
+            w.count("offer_give", with_attached(g.offer.give))
+            w.count("offer_take", with_attached(g.offer.take))
+        prompt = g.prompt
+        if prompt is not None:
+            asked = prompt.player == seat
+            w.set("prompt", 0, 1.0)
+            w.set("prompt_player", rel(prompt.player), 1.0)
+            w.set("prompt_kind", _prompt_kind(prompt.kind), 1.0)
+            w.set("prompt_options", 0, (len(prompt.options) if asked else 0) / 10)
+            if prompt.kind == "flight":
+                _, total, paid = prompt.data
+                assert isinstance(total, int) and isinstance(paid, int)
+                w.set("prompt_missing", 0, (ESCAPE_ROLL - total - max(0, paid)) / 5)
+            first = prompt.data[0] if prompt.data else None
+            if isinstance(first, int) and (asked or prompt.kind not in PRIVATE_PROMPTS):
+                w.count("prompt_about", [cat[first]])
+        return w.array()
+
+
+def _options(g: GameState) -> Mapping[str, Any]:
+    return {name: getattr(g.options, name) for name, _ in OPTION_FIELDS}
+
+
+def _other_zones(p: PlayerState) -> list[int]:
+    return p.races + p.classes + p.boosts + p.carried + p.steeds + p.hirelings + p.curses
+
+
+_LAYOUTS: dict[int, Layout] = {}
+
+
+def layout_for(catalog: Catalog) -> Layout:
+    """The layout over a catalog's cards (one per card count)."""
+    n = len(catalog.card_ids)
+    if n not in _LAYOUTS:
+        _LAYOUTS[n] = Layout(n)
+    return _LAYOUTS[n]
+
+
+def encode_view(data: Mapping[str, Any], catalog: Catalog | None = None) -> np.ndarray:
+    """The vector from a view's data (`PlayerView.data`): the reference encoder."""
+    catalog = catalog or default_catalog()
+    layout = layout_for(catalog)
+    index = catalog.card_index
+    w = _Writer(layout)
+    names = [t["name"] for t in data["players"]]
+    seat, n = names.index(data["player"]), len(names)
+
+    def rel(name: str) -> int:
+        return (names.index(name) - seat) % n
+
+    def ids(cards: Iterable[Mapping[str, Any]]) -> list[int]:
+        out = []
+        for card in cards:
+            out.append(index[card["id"]])
+            out.extend(ids(card.get("attached", ())))
+        return out
+
+    _scalars(
+        w,
+        phase=data["phase"],
+        turn=data["turn"],
+        my_turn=data["active"] == data["player"],
+        deciding=data["deciding"],
+        decks=(data["door_deck_count"], data["treasure_deck_count"]),
+        options=data["options"],
+        hand_limit=data["hand_limit"],
+        run_mod=data["run_away_modifier"],
+        gold=data["gold_this_turn"],
+        double_sale=data["double_sale_used"],
+    )
+    for t in data["players"]:
+        _player(
+            w,
+            rel(t["name"]),
+            level=t["level"],
+            sex=t["sex"],
+            dead=t["dead"],
+            hand_count=t["hand_count"],
+            strength=t["strength"],
+            active=t["name"] == data["active"],
+            winner=t["name"] in data["winners"],
+            zones=[len(t[z]) for z in ZONE_COUNTS],
+            lasting=len(t["lasting"]),
+        )
+        carried = [card for h in t["hirelings"] for card in h["carrying"]]
+        other = [t[z] for z in ("races", "classes", "boosts", "carried", "steeds")]
+        hirelings = [{k: v for k, v in h.items() if k != "carrying"} for h in t["hirelings"]]
+        others = [card for zone in other for card in zone] + hirelings + list(t["curses"])
+        if t["name"] == data["player"]:
+            w.count("my_hand", ids(data["hand"]))
+            w.count("my_equipped", ids(list(t["equipped"]) + carried))
+            w.count("my_other", ids(others))
+        else:
+            w.count(f"table_{rel(t['name'])}", ids(list(t["equipped"]) + carried + others))
+    w.count("discards", ids(list(data["door_discard"]) + list(data["treasure_discard"])))
+    if data["face_up"] is not None:
+        w.count("face_up", ids([data["face_up"]]))
+    w.count("body", ids(data["body"]))
+    c = data["combat"]
+    if c is not None:
+        w.set("combat", 0, 1.0)
+        w.set("fighter", rel(c["fighter"]), 1.0)
+        if c["helper"] is not None:
+            w.set("helper", rel(c["helper"]), 1.0)
+        if c["asked"] is not None:
+            w.set("asked", rel(c["asked"]), 1.0)
+        w.set("reward", 0, c["reward"] / 5)
+        w.set("run_stage", 0, float(c["stage"] == "run"))
+        w.set("munchkin_total", 0, c["munchkins"]["total"] / 20)
+        w.set("monster_total", 0, c["monster_side"]["total"] / 20)
+        for name in c["runners"]:
+            w.set("runners", rel(name), 1.0)
+        for name in c["declined"]:
+            w.set("declined", rel(name), 1.0)
+        powers = [0] * MAX_PLAYERS
+        for power in c["powers"]:
+            powers[rel(power["player"])] += power["amount"]
+        for k, amount in enumerate(powers):
+            if amount:
+                w.set("powers", k, amount / 5)
+        monster_ids = [m["id"] for m in c["monsters"]]
+        for slot, cid in enumerate(dict.fromkeys(monster_ids)):
+            if slot < FIGHT_SLOTS:
+                _slot(w, slot, catalog.defs[cid], monster_ids.count(cid))
+        w.count("fight_monsters", ids(c["monsters"]))
+        w.count("played_munchkins", ids(p for p in c["played"] if p["side"] == "munchkins"))
+        w.count("played_monsters", ids(p for p in c["played"] if p["side"] == "monsters"))
+    offer = data["offer"]
+    if offer is not None:
+        w.set("offer", 0, 1.0)
+        w.set("offer_from", rel(offer["from"]), 1.0)
+        w.set("offer_to", rel(offer["to"]), 1.0)
+        w.count("offer_give", ids(offer["give"]))
+        w.count("offer_take", ids(offer["take"]))
+    prompt = data["prompt"]
+    if prompt is not None:
+        w.set("prompt", 0, 1.0)
+        w.set("prompt_player", rel(prompt["player"]), 1.0)
+        w.set("prompt_kind", _prompt_kind(prompt["kind"]), 1.0)
+        w.set("prompt_options", 0, len(prompt["options"]) / 10)
+        if "missing" in prompt:
+            w.set("prompt_missing", 0, prompt["missing"] / 5)
+        if prompt["about"] is not None:
+            w.count("prompt_about", [index[prompt["about"]]])
+    return w.array()
