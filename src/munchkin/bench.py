@@ -9,6 +9,7 @@ units of that loop, comparable across machines.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import math
 import random
@@ -27,6 +28,7 @@ from munchkin.engine.flow import SITUATIONS, situation
 from munchkin.engine.game import Game
 from munchkin.match import play_match, seat_players
 from munchkin.sim.simulate import SimConfig, cards_for, run_local, timed
+from munchkin.views import view
 
 Figures = dict[str, dict[str, Any]]
 SKIPPED_UNO = "install the bench extra"
@@ -36,6 +38,8 @@ REPEATS = 3
 """Calls timed per state in (b), all counted."""
 DECISIONS_CAP = 20_000
 """Decisions per game at most in (f), so that one endless game cannot stall the bench."""
+TRACE_CAP = 5_000
+"""Decisions per game at most in a trace."""
 
 
 @dataclass(frozen=True)
@@ -305,3 +309,34 @@ def as_text(figures: Figures) -> str:
             shown = value if isinstance(value, str) else f"{value:,.3f}".rstrip("0").rstrip(".")
             lines.append(f"  {key:>34}: {shown}")
     return "\n".join(lines)
+
+
+def trace_game(
+    cards: Sequence[CardDef], players: int, seed: int, views: bool = True, cap: int = TRACE_CAP
+) -> list[str]:
+    """One digest per decision of a seeded random game: who the game waits for, every
+    player's legal actions, the decision, its events, the deciding player's view (unless
+    `views` is false) and the fingerprint after it. Two engines (or two versions of one)
+    that play the same give the same digests; the first that differs names the decision
+    where they part."""
+    game = Game.new(cards, seat_players(players), seed=seed)
+    bots, chooser = random_bots(players, seed), random.Random(seed)
+    digests = [hashlib.sha1(game.fingerprint().encode()).hexdigest()]
+    while not game.over and len(digests) <= cap:
+        waiting = game.waiting_for()
+        legal = [game.legal_actions(name) for name in game.players]
+        player = chooser.choice(waiting)
+        seen = view(game, player).to_dict() if views else None
+        action = bots[game.players.index(player)].pick(player, legal[game.players.index(player)])
+        events = [(e.kind, e.data) for e in game.apply(player, action)]
+        state = (waiting, legal, seen, action, events, game.fingerprint())
+        digests.append(hashlib.sha1(repr(state).encode()).hexdigest())
+    return digests
+
+
+def trace(
+    sets: Sequence[str], games: int, players: int = 4, seed: int = 0, views: bool = True
+) -> dict[int, list[str]]:
+    """`trace_game` for each of `games` seeds from `seed`, by seed."""
+    cards = cards_for(tuple(sets))
+    return {s: trace_game(cards, players, s, views) for s in range(seed, seed + games)}

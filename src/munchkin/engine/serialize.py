@@ -6,7 +6,7 @@ import json
 from dataclasses import astuple
 from typing import Any
 
-from munchkin.engine.state import PLAYER_ZONES, GameState
+from munchkin.engine.state import COMBAT_FIELDS, PLAYER_ZONES, GameState
 
 
 def state_to_dict(g: GameState) -> dict[str, Any]:
@@ -36,7 +36,7 @@ def state_to_dict(g: GameState) -> dict[str, Any]:
         "carrying": {str(k): v for k, v in sorted(g.carrying.items())},
         "attached": {str(k): v for k, v in sorted(g.attached.items())},
         "card_sex": {str(k): v for k, v in sorted(g.card_sex.items())},
-        "combat": None if c is None else {slot: getattr(c, slot) for slot in sorted(c.__slots__)},
+        "combat": None if c is None else {slot: getattr(c, slot) for slot in sorted(COMBAT_FIELDS)},
         "prompt": None
         if g.prompt is None
         else {
@@ -104,7 +104,7 @@ def snapshot(g: GameState) -> tuple[object, ...]:
         tuple(sorted(g.card_sex.items())),
         None
         if c is None
-        else tuple(tuple(v) if isinstance(v, list) else v for v in (getattr(c, s) for s in c.__slots__)),
+        else tuple(tuple(v) if isinstance(v, list) else v for v in (getattr(c, s) for s in COMBAT_FIELDS)),
         tuple(g.body),
         tuple(g.tasks),
         (g.dice.state, g.dice.forced),

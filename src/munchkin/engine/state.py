@@ -82,30 +82,35 @@ class PlayerState:
             yield getattr(self, name)
 
 
+COMBAT_FIELDS = (
+    "asked",
+    "backstabs",
+    "bribe",
+    "declined",
+    "escaped",
+    "fighter",
+    "forced",
+    "gone_treasures",
+    "helper",
+    "mods",
+    "monsters",
+    "passed",
+    "played",
+    "ready",
+    "rerolled",
+    "reward",
+    "runners",
+    "stage",
+    "twins",
+)
+"""The attributes of a fight, in order (serialize.py reads them: compiled classes have no
+`__slots__` to list)."""
+
+
 class Combat:
     """A fight in progress (B6-B9, B16)."""
 
-    __slots__ = (
-        "asked",
-        "backstabs",
-        "bribe",
-        "declined",
-        "escaped",
-        "fighter",
-        "forced",
-        "gone_treasures",
-        "helper",
-        "mods",
-        "monsters",
-        "passed",
-        "played",
-        "ready",
-        "rerolled",
-        "reward",
-        "runners",
-        "stage",
-        "twins",
-    )
+    __slots__ = COMBAT_FIELDS
 
     def __init__(self, fighter: int, n_players: int) -> None:
         self.fighter = fighter
