@@ -1,0 +1,148 @@
+"""The bot's own fights: win them by the cheapest means (class powers, one-shots, a monster
+weakened, a helper bribed with the fewest treasures), add a Wandering Monster to a fight won
+comfortably, or give up and run (B6-B9, B14, B16)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from munchkin.bots.heuristic.helping import help_to_ask
+from munchkin.bots.heuristic.seats import monster_strength, strength
+from munchkin.bots.heuristic.situation import Fight, Situation
+from munchkin.bots.heuristic.values import GAME_VALUE, LEVEL_VALUE, TREASURE_VALUE, TROUBLE_MARGIN
+from munchkin.cards.schema import CardDef
+from munchkin.engine.actions import Action
+
+RESERVE_SHARE = 0.5
+"""The part of its combat one-shots the bot counts on when it chooses to fight."""
+HELP_OVERHEAD = 0.5
+"""What asking for help costs beyond the bribe: the helper sees the treasures."""
+MAX_POWER_CARDS = 3
+"""Cards per power and fight unless the table chose another number (`power_discards`, B14)."""
+
+
+@dataclass(frozen=True)
+class Use:
+    """One way to spend a card (or a favour) for points in a fight."""
+
+    action: Action
+    points: int
+    cost: float
+    stops_win: bool = False
+
+
+def cheapest_cover(uses: Iterable[Use], need: int) -> list[Use] | None:
+    """Uses that add up to `need` points at a low cost (greedy by cost per point, then the
+    dearest that are not needed dropped), or None when all of them together fall short."""
+    chosen: list[Use] = []
+    for use in sorted((u for u in uses if u.points > 0), key=lambda u: (u.cost / u.points, -u.points)):
+        if sum(u.points for u in chosen) >= need:
+            break
+        chosen.append(use)
+    if sum(u.points for u in chosen) < need:
+        return None
+    for use in sorted(chosen, key=lambda u: -u.cost):
+        if sum(u.points for u in chosen) - use.points >= need:
+            chosen.remove(use)
+    return chosen
+
+
+def beats(s: Situation, monster: CardDef) -> bool:
+    """Whether the bot is clearly stronger than a monster, counting on part of its combat
+    one-shots; on all of them, and no margin, for the fight that wins the game."""
+    levels = 1 if monster.type == "steed" else monster.levels
+    all_in = s.me.level + levels >= s.me.win_level
+    reserve = sum(c.bonus for c in s.hand if c.type == "one_shot" and c.uses == "combat")
+    share, margin = (1.0, 0) if all_in else (RESERVE_SHARE, TROUBLE_MARGIN)
+    return strength(s.me) + share * reserve >= monster_strength(monster, [s.me]) + margin
+
+
+def own_fight(s: Situation) -> Action | None:
+    """When winning, bring in a Wandering Monster still clearly beaten, then resolve; when
+    losing, the cheapest way to win that is worth it, else a Wizard's charm when the hand
+    is worth less than the run, else give up."""
+    fight = s.fight_window()
+    if fight is None or s.me not in fight.fighters:
+        return None
+    done = (s.legal("resolve_combat") or s.legal("pass"))[0]
+    if fight.munchkins_win:
+        return _more_monsters(s, fight) or done
+    budget = _win_value(s, fight) + s.run_loss()
+    plans = [(cost, action) for cost, action in _boost_plans(s, fight) if cost <= budget]
+    if plans:
+        action = min(plans, key=lambda plan: plan[0])[1]
+        if action.verb == "ask_help":
+            s.memory.asked_now(s.data["turn"]).add(action.arg or "")
+        return action
+    charms = s.legal("charm") if len(fight.monsters) == 1 else []
+    if charms and s.hand_value < s.run_loss() + fight.treasures * TREASURE_VALUE:
+        return charms[0]
+    return done
+
+
+def _more_monsters(s: Situation, fight: Fight) -> Action | None:
+    """A Wandering Monster with a monster from the hand, for more levels and treasures, when
+    the fight does not already win the game and is still won by the usual margin (B16)."""
+    if s.me is not fight.fighter or fight.game_winner() is s.me:
+        return None
+    wanderers = [
+        a
+        for a in s.legal("play")
+        if s.card(a.arg).type == "wandering_monster"
+        and fight.to_lose - monster_strength(s.card(a.on), fight.fighters) > TROUBLE_MARGIN
+    ]
+    return s.best(wanderers, lambda a: s.card(a.on).levels + 0.5 * s.card(a.on).treasures)
+
+
+def _win_value(s: Situation, fight: Fight) -> float:
+    """What winning this fight brings the bot (B7); the game, alone or shared (B2)."""
+    if s.me in fight.game_winners():
+        return GAME_VALUE
+    levels = fight.gain(s.me) * LEVEL_VALUE
+    treasures = fight.treasures - fight.reward if s.me is fight.fighter else fight.reward
+    return levels + treasures * TREASURE_VALUE
+
+
+def _boost_plans(s: Situation, fight: Fight) -> list[tuple[float, Action]]:
+    """Ways to turn the fight, each as (cost, first action): cards alone, or help with
+    cards if need be."""
+    uses = _boosts(s)
+    plans = []
+    cards = cheapest_cover(uses, fight.to_win)
+    if cards:
+        plans.append((sum(u.cost for u in cards), max(cards, key=lambda u: u.points).action))
+    ask = help_to_ask(s, fight)
+    if ask is not None:
+        added = fight.lead_with(s.seats[ask.arg or ""]) - fight.lead
+        rest = cheapest_cover(uses, fight.to_win - added)
+        if rest is not None:
+            cost = ask.reward * TREASURE_VALUE + HELP_OVERHEAD + sum(u.cost for u in rest)
+            plans.append((cost, ask))
+    return plans
+
+
+def _boosts(s: Situation) -> list[Use]:
+    """Each hand card's best use for the munchkins: a one-shot, a monster weakened, or
+    the price of berserking or turning (B14, B16), at most 3 cards per power."""
+    by_card: dict[str, list[tuple[int, Action]]] = {}
+    for a in s.legal("play", target=None):
+        card = s.card(a.arg)
+        if a.on is None and card.type == "one_shot" and card.bonus > 0:
+            by_card.setdefault(card.id, []).append((card.bonus, a))
+        elif a.on is not None and card.type == "monster_enhancer" and card.bonus < 0:
+            by_card.setdefault(card.id, []).append((-card.bonus, a))
+    for verb, points in (("berserk", 1), ("turn_undead", 3)):
+        for a in s.legal(verb):
+            by_card.setdefault(a.arg or "", []).append((points, a))
+    uses: list[Use] = []
+    paid = {"berserk": 0, "turn_undead": 0}
+    for card_id in sorted(by_card, key=s.value):
+        points, action = max(by_card[card_id], key=lambda use: use[0])
+        for _ in range(sum(1 for c in s.hand if c.id == card_id)):
+            if paid.get(action.verb) == s.options.get("power_discards", MAX_POWER_CARDS):
+                break
+            if action.verb in paid:
+                paid[action.verb] += 1
+            uses.append(Use(action, points, s.value(card_id)))
+    return uses
