@@ -208,17 +208,23 @@ DEFAULT_VERBS = (
 """What Enter does, best first: let the game go on without giving anything away."""
 
 
-def default_action(legal: list[Action]) -> Action | None:
+def default_action(legal: Sequence[Action], losing: bool = False) -> Action | None:
     """What Enter does: the first legal action by `DEFAULT_VERBS` (pass where allowed), else the
-    first legal action."""
+    first legal action. While the player is `losing` their fight, never "Fight!": no default
+    at all when that is the only way on without giving something away."""
     for verb in DEFAULT_VERBS:
-        if Action(verb) in legal:
+        if Action(verb) in legal and not (losing and verb == "resolve_combat"):
             return Action(verb)
+    if losing and Action("resolve_combat") in legal:
+        return None
     return legal[0] if legal else None
 
 
-def situation(data: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    """Why the player is asked, in one line: their turn, a question, a fight to respond to."""
+def situation(
+    data: Mapping[str, Any], names: Mapping[str, str], advice: Mapping[str, Any] | None = None
+) -> str:
+    """Why the player is asked, in one line: their turn, a question, a fight to respond to;
+    with `advice` (`PlayerView.advice`), a fight of theirs says who is winning."""
     me, n = data["player"], namer(names)
     combat, offer, prompt = data["combat"], data["offer"], data["prompt"]
     if data["winners"]:
@@ -240,7 +246,12 @@ def situation(data: Mapping[str, Any], names: Mapping[str, str]) -> str:
     if data["phase"] == "setup":
         return "Before the first turn: play races, classes and items, or pass (Enter) when ready."
     if combat is not None:
-        return "You are in a fight: play cards, ask for help, or fight (resolve the combat)."
+        said = verdict((advice or {}).get("combat"), me)
+        if not said:
+            return "You are in a fight: play cards, ask for help, or fight (resolve the combat)."
+        if losing(advice, me):
+            return f"{said} Play cards, ask for help, or choose Fight! to lose and run away."
+        return f"{said} Play cards, or fight (resolve the combat)."
     return "Your turn." if data["active"] == me else "Respond, or pass (Enter)."
 
 
@@ -280,3 +291,187 @@ def breakdown_lines(explain: str) -> list[str]:
         return [explain]
     terms = re.split(r" (?=[+-] \d)", parts)
     return [head, *(f"  {t if t[0] in '+-' else '+ ' + t}" for t in terms)]
+
+
+# -- the fight -------------------------------------------------------------------------------
+
+
+def verdict(combat: Mapping[str, Any] | None, me: str | None) -> str:
+    """Where the fight stands, for `me` (None: a spectator): "You are losing by 4 (5 more
+    to win)." Ties go to the monsters unless a Warrior fights or helps (B6, B14)."""
+    if combat is None:
+        return ""
+    margin, wins, helper = combat["margin"], combat["wins"], combat["helper"]
+    if me in (combat["fighter"], helper):
+        who = "You are"
+    else:
+        who = f"{combat['fighter']} and {helper} are" if helper else f"{combat['fighter']} is"
+    if wins:
+        return (
+            f"{who} winning by {margin}." if margin > 0 else f"{who} winning: tied, and a Warrior wins ties."
+        )
+    if margin == 0:
+        return f"{who} losing: tied, and the monsters win ties (1 more to win)."
+    return f"{who} losing by {-margin} ({1 - margin} more to win)."
+
+
+def losing(advice: Mapping[str, Any] | None, me: str) -> bool:
+    """Whether `me` fights, or helps, on the losing side of the fight now."""
+    combat = (advice or {}).get("combat")
+    return bool(combat) and me in (combat["fighter"], combat["helper"]) and not combat["wins"]
+
+
+def escape_line(entry: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """One runner's chance against one monster on one die (B9), with the modifier's parts:
+    "Troll: 2 in 6 (a roll of 5 or more; run away 0 = 0)"."""
+    name = namer(names)(entry["monster"])
+    if entry.get("automatic") == "escapes":
+        return f"{name}: escaped at once, no roll"
+    if entry.get("automatic") == "caught":
+        return f"{name}: nobody escapes it by running"
+    need = entry["needs"] - entry["modifier"]
+    roll = "any roll" if need <= 1 else "no roll" if need > 6 else f"a roll of {need} or more"
+    return f"{name}: {entry['faces']} in 6 ({roll}; {entry['explain']})"
+
+
+def escape_lines(advice: Mapping[str, Any] | None, me: str | None, names: Mapping[str, str]) -> list[str]:
+    """Each runner's escape chances, `me` first, as lines ("If you run: ...")."""
+    combat = (advice or {}).get("combat")
+    if not combat:
+        return []
+    runners = sorted(combat["run"], key=lambda name: name != me)
+    out = []
+    for runner in runners:
+        who = "you" if runner == me else runner
+        out.append(f"If {who} must run away, per monster:")
+        out += [f"  {escape_line(entry, names)}" for entry in combat["run"][runner]]
+    return out
+
+
+# -- menus -----------------------------------------------------------------------------------
+
+GROUPS = {
+    "main": "To do now",
+    "play": "Play a card",
+    "powers": "Race and class powers",
+    "items": "Your items: put on, take off, sell, discard",
+    "help": "Ask for help",
+    "trade": "Trade and give",
+    "self_curse": "Curses on yourself",
+}
+"""The kinds of actions, in the order menus show them (self-curses last)."""
+GROUP_VERBS = {
+    "play": ("play", "look_for_trouble"),
+    "powers": ("berserk", "turn_undead", "charm", "backstab", "steal"),
+    "items": ("equip", "unequip", "sell", "discard"),
+    "help": ("ask_help",),
+    "trade": ("trade",),
+}
+CURSE_TYPES = ("curse", "trap")
+
+
+def group_of(action: Action, me: str, types: Mapping[str, str]) -> str:
+    """The kind of an action (`GROUPS`); `types`: card id -> card type."""
+    if action.verb == "play" and types.get(action.arg or "") in CURSE_TYPES and action.target in (me, None):
+        return "self_curse"
+    return next((group for group, verbs in GROUP_VERBS.items() if action.verb in verbs), "main")
+
+
+def grouped(
+    legal: Sequence[Action], me: str, types: Mapping[str, str], first: Action | None = None
+) -> list[tuple[str, list[Action]]]:
+    """The legal actions by kind, in the order of `GROUPS`, `first` (the default) leading."""
+    groups: dict[str, list[Action]] = {group: [] for group in GROUPS}
+    for action in legal:
+        groups[group_of(action, me, types)].append(action)
+    if first is not None and first in groups["main"]:
+        groups["main"].remove(first)
+        groups["main"].insert(0, first)
+    return [(group, actions) for group, actions in groups.items() if actions]
+
+
+# -- the end of the game ---------------------------------------------------------------------
+
+
+def how_won(events: Sequence[Any], names: Mapping[str, str]) -> list[str]:
+    """How each winner reached the winning level, from the game's events: "Ann reached
+    level 10 on turn 31 by killing Tollbooth Troll, helped by Bob." (B2)"""
+    n, out = namer(names), []
+    for index, event in enumerate(events):
+        if event.kind != "game_won":
+            continue
+        player, level, source = event.data["player"], None, None
+        monsters: list[str] = []
+        fighter = helper = None
+        turn = None
+        for back in reversed(events[:index]):
+            d = back.data
+            if back.kind == "level_up" and d["player"] == player and level is None:
+                level, source = d["level"], d["source"]
+            elif back.kind == "combat_resolved" and fighter is None:
+                fighter = d["player"]
+            elif back.kind == "monster_entered":
+                monsters.insert(0, n(d["card"]))
+            elif back.kind == "help_accepted" and helper is None:
+                helper = d["player"]
+            elif back.kind == "turn_started":
+                turn = d["turn"]
+                break
+        killed = " and ".join(dict.fromkeys(monsters)) or "the monsters"
+        when = f" on turn {turn}" if turn is not None else ""
+        if source == "elf helper" and fighter:
+            out.append(f"{player} reached level {level}{when} helping {fighter} kill {killed}, as an Elf.")
+        else:
+            helped = f", helped by {helper}" if helper and helper != player else ""
+            out.append(f"{player} reached level {level}{when} by killing {killed}{helped}.")
+    return out
+
+
+def standings(data: Mapping[str, Any], events: Sequence[Any], names: Mapping[str, str]) -> dict[str, Any]:
+    """The end of a game as a table: each player's place, level, race and class, fights won
+    and deaths (winners first, then by level), the turns played, and how the winners won."""
+    winners = list(data["winners"])
+    fights: dict[str, int] = {}
+    deaths: dict[str, int] = {}
+    for event in events:
+        if event.kind == "combat_resolved" and event.data["won"]:
+            fights[event.data["player"]] = fights.get(event.data["player"], 0) + 1
+        elif event.kind == "died":
+            deaths[event.data["player"]] = deaths.get(event.data["player"], 0) + 1
+    tables = sorted(data["players"], key=lambda t: (t["name"] not in winners, -t["level"]))
+    rows, place, last = [], 0, None
+    for number, table in enumerate(tables, 1):
+        key = (table["name"] in winners, table["level"])
+        if key != last:
+            place, last = number, key
+        traits = [c["name"] for c in table["races"] + table["classes"]]
+        rows.append(
+            {
+                "place": place,
+                "name": table["name"],
+                "level": table["level"],
+                "won": table["name"] in winners,
+                "traits": ", ".join(traits) or "Human, no class",
+                "fights_won": fights.get(table["name"], 0),
+                "deaths": deaths.get(table["name"], 0),
+            }
+        )
+    return {
+        "winners": winners,
+        "title": f"Game over: {winners_text(winners)}.",
+        "turns": data["turn"],
+        "how": how_won(events, names),
+        "rows": rows,
+    }
+
+
+def standings_lines(end: Mapping[str, Any]) -> list[str]:
+    """The standings as lines of text (the terminal's end screen)."""
+    lines = [end["title"], f"{end['turns']} turns played.", *end["how"], ""]
+    for row in end["rows"]:
+        mark = "winner" if row["won"] else f"#{row['place']}"
+        lines.append(
+            f"{mark:>6}  {row['name']:<10} level {row['level']:>2}  {row['traits']:<24} "
+            f"fights won {row['fights_won']}, deaths {row['deaths']}"
+        )
+    return lines

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from munchkin.engine.events import Event
+from munchkin.engine.rules.powers import THEFT_ROLL
+from munchkin.engine.rules.run_away import ESCAPE_ROLL
 
 Render = Callable[[dict[str, Any], Callable[[str | None], str]], str | None]
+
+
+def _level_note(d: dict[str, Any]) -> str:
+    return "" if d.get("level") is None else f" (level {d['level']})"
 
 
 def _door(d: dict[str, Any], n: Callable[[str | None], str]) -> str:
@@ -15,22 +21,52 @@ def _door(d: dict[str, Any], n: Callable[[str | None], str]) -> str:
     return f"{d['player']} kicks open the door: {n(d['card'])}{level}."
 
 
+NEEDS = {"run away": ESCAPE_ROLL, "theft": THEFT_ROLL}
+"""The total a roll of each purpose needs (B9, B14)."""
+PURPOSES = {"run away": "to run away from", "theft": "to steal"}
+
+
 def _roll(d: dict[str, Any], n: Callable[[str | None], str]) -> str:
-    """A die roll: to run away or steal (a success or not), or for the looting order among
-    players tied in level (B10), which has no verdict."""
-    mod = f" {d['modifier']:+d}" if d["modifier"] else ""
-    against = f" against {n(d['card'])}" if d.get("card") else ""
+    """A die roll with its sum and what it needs ("rolls 3, -3 = 0, needs 5 to run away from
+    the Troll: failure"), or for the looting order among players tied in level (B10), which
+    has no verdict."""
+    roll, mod = d["roll"], d["modifier"]
+    total = f", {mod:+d} = {roll + mod}" if mod else ""
     if "success" not in d:
-        return f"{d['player']} rolls {d['roll']}{mod} for the {d['purpose']}."
+        return f"{d['player']} rolls {roll}{total} for the {d['purpose']}."
+    needs = NEEDS.get(d["purpose"])
+    needed = f", needs {needs}" if needs is not None else ""
+    purpose = PURPOSES.get(d["purpose"], f"to {d['purpose']}")
+    against = f" {n(d['card'])}" if d.get("card") else ""
+    if not against:
+        purpose = f"to {d['purpose']}"
     verdict = "success" if d["success"] else "failure"
-    return f"{d['player']} rolls {d['roll']}{mod} to {d['purpose']}{against}: {verdict}."
+    return f"{d['player']} rolls {roll}{total}{needed} {purpose}{against}: {verdict}."
 
 
 def _treasures(d: dict[str, Any], n: Callable[[str | None], str]) -> str:
     if not d["face_up"]:
         return f"{d['player']} draws {d['count']} treasure(s) face down."
     cards = ", ".join(n(c) for c in d["cards"]) or "nothing"
-    return f"{d['player']} draws face up: {cards}; the helper takes {d['helper_gets']}."
+    taken = ", ".join(n(c) for c in d["cards"][: d["helper_gets"]])
+    return f"{d['player']} draws face up: {cards}; the helper takes {taken or 'nothing'}."
+
+
+def _offer(d: dict[str, Any], n: Callable[[str | None], str]) -> str:
+    """A trade offered, with its items (B13)."""
+    give = ", ".join(n(c) for c in d.get("give", ())) or "nothing"
+    take = ", ".join(n(c) for c in d.get("take", ()))
+    if not take:
+        return f"{d['player']} offers {d['to']} {give} as a gift."
+    return f"{d['player']} offers {d['to']} {give} for {take}."
+
+
+LEVEL_SOURCES = {"kill": "a kill", "elf helper": "an Elf's help", "sale": "a sale"}
+
+
+def _level(d: dict[str, Any], n: Callable[[str | None], str], way: str) -> str:
+    source = LEVEL_SOURCES.get(d["source"]) or n(d["source"])
+    return f"{d['player']} {way} to level {d['level']} ({source})."
 
 
 def _played(d: dict[str, Any], n: Callable[[str | None], str]) -> str:
@@ -60,7 +96,7 @@ SENTENCES: dict[str, Render | None] = {
     "turn_started": lambda d, n: f"-- Turn {d['turn']}: {d['player']} --",
     "door_kicked": _door,
     "door_empty": lambda d, n: f"{d['player']} kicks open the door, but the deck is empty.",
-    "monster_entered": lambda d, n: f"{n(d['card'])} (level {d['level']}) joins the fight.",
+    "monster_entered": lambda d, n: f"{n(d['card'])}{_level_note(d)} joins the fight.",
     "card_kept": lambda d, n: f"{d['player']} keeps {n(d['card'])}.",
     "card_played": _played,
     "room_looted": lambda d, n: f"{d['player']} loots the room.",
@@ -77,8 +113,8 @@ SENTENCES: dict[str, Render | None] = {
     "passed": None,
     "position_set": None,
     "combat_resolved": _resolved,
-    "level_up": lambda d, n: f"{d['player']} goes up to level {d['level']} ({n(d['source'])}).",
-    "level_down": lambda d, n: f"{d['player']} drops to level {d['level']} ({n(d['source'])}).",
+    "level_up": lambda d, n: _level(d, n, "goes up"),
+    "level_down": lambda d, n: _level(d, n, "drops"),
     "treasures_drawn": _treasures,
     "combat_over": None,
     "running": lambda d, n: f"{d['player']} tries to run away.",
@@ -102,7 +138,7 @@ SENTENCES: dict[str, Render | None] = {
     "item_equipped": lambda d, n: f"{d['player']} puts on {n(d['card'])}.",
     "item_unequipped": lambda d, n: f"{d['player']} takes off {n(d['card'])}.",
     "sold": lambda d, n: f"{d['player']} sells {', '.join(n(c) for c in d['cards'])} for {d['gold']} gold.",
-    "trade_offered": lambda d, n: f"{d['player']} offers {d['to']} a trade.",
+    "trade_offered": _offer,
     "trade_done": lambda d, n: f"{d['player']} accepts the trade.",
     "trade_declined": lambda d, n: f"{d['player']} declines the trade.",
     "power_used": lambda d, n: f"{d['player']} uses {d['power']}, discarding {n(d['card'])}.",
@@ -127,7 +163,7 @@ SENTENCES: dict[str, Render | None] = {
     "immune": lambda d, n: f"{n(d['card'])} does not touch {d['player']}.",
     "monster_defeated": lambda d, n: f"{n(d['card'])} is defeated at once by {d['player']}.",
     "monster_ignores": lambda d, n: f"{n(d['card'])} ignores {d['player']}.",
-    "no_effect": lambda d, n: f"{n(d['card'])} has no effect on {d['player']}.",
+    "no_effect": lambda d, n: f"{n(d['card'])}: no effect on {d['player']}.",
     "tax_unpaid": lambda d, n: f"{d['player']} cannot pay {d['owed']} gold of tax and loses a level.",
     "trait_swapped": _swapped,
 }
@@ -144,3 +180,65 @@ def sentence(event: Event, names: Mapping[str, str] | None = None) -> str | None
         return f"{event.kind}: {event.data}"
     render = SENTENCES[event.kind]
     return None if render is None else render(event.data, name)
+
+
+# -- "no effect" --------------------------------------------------------------------------
+
+QUIET = frozenset({"ready", "passed", "position_set"})
+"""Bookkeeping events: they neither end a curse's or Bad Stuff's effects nor show them."""
+EFFECTS = frozenset(
+    {
+        "card_lost",
+        "level_down",
+        "level_up",
+        "died",
+        "hand_lost",
+        "sex_changed",
+        "lasting_penalty",
+        "hireling_killed",
+        "hireling_turned",
+        "no_effect",
+        "immune",
+        "card_taken",
+        "trait_swapped",
+        "tax_unpaid",
+        "curse_removed",
+        "curse_cancelled",
+        "cards_drawn",
+        "item_unequipped",
+    }
+)
+"""What a curse or Bad Stuff may do (or the engine's own "no effect")."""
+
+
+def _hit(event: Event, curses: Collection[str]) -> tuple[str, str] | None:
+    """(victim, card) when the event is Bad Stuff or a curse about to act."""
+    d = event.data
+    if event.kind == "caught":
+        return d["player"], d["card"]
+    if event.kind in ("door_kicked", "drawn_face_up") and d.get("card") in curses:
+        return d["player"], d["card"]
+    if event.kind == "card_played" and d.get("card") in curses:
+        return d.get("target") or d["player"], d["card"]
+    return None
+
+
+def with_no_effect(before: Sequence[Event], new: Sequence[Event], curses: Collection[str]) -> list[Event]:
+    """`new` with a `no_effect` event wherever a curse or Bad Stuff (in `new`, or the last
+    thing told in `before`) turned out to do nothing: the next event told is none of its
+    effects. `curses`: the ids of the curse cards. A curse waiting for answers, or Bad Stuff
+    waiting for its victim's choice, is not concluded until something else happens."""
+    pending = next((_hit(e, curses) for e in reversed(before) if e.kind not in QUIET), None)
+    out: list[Event] = []
+    for event in new:
+        if event.kind in QUIET:
+            out.append(event)
+            continue
+        if event.kind == "card_played" and event.data.get("card") not in curses and pending:
+            out.append(event)  # an answer played to the curse (cancelling it, say)
+            continue
+        if pending is not None and event.kind not in EFFECTS:
+            out.append(Event("no_effect", {"player": pending[0], "card": pending[1]}))
+        pending = None if event.kind in EFFECTS else _hit(event, curses)
+        out.append(event)
+    return out

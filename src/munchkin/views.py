@@ -150,12 +150,24 @@ class PlayerView:
     legal: list[Action]
     _build: Callable[[], dict[str, Any]] = field(repr=False)
     _data: dict[str, Any] | None = field(default=None, repr=False)
+    _game: Game | None = field(default=None, repr=False)
+    _advice: dict[str, Any] | None = field(default=None, repr=False)
 
     @property
     def data(self) -> dict[str, Any]:
         if self._data is None:
             self._data = self._build()
         return self._data
+
+    @property
+    def advice(self) -> dict[str, Any]:
+        """For people deciding (`munchkin.advice.advise`): why a card of the hand cannot be
+        played now, warnings before a play, the fight's verdict and escape chances."""
+        if self._advice is None:
+            from munchkin.advice import advise  # only interfaces for people ask for it
+
+            self._advice = {} if self._game is None else advise(self._game, self.player)
+        return self._advice
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data, ready for JSON."""
@@ -164,7 +176,7 @@ class PlayerView:
 
 def view(game: Game, player: str) -> PlayerView:
     """What `player` may see now, and what they may do. Read it before the game moves on."""
-    return PlayerView(player, game.legal_actions(player), lambda: _see(game, player))
+    return PlayerView(player, game.legal_actions(player), lambda: _see(game, player), _game=game)
 
 
 def _see(game: Game, player: str) -> dict[str, Any]:
