@@ -318,7 +318,9 @@ def verdict(combat: Mapping[str, Any] | None, me: str | None) -> str:
 def losing(advice: Mapping[str, Any] | None, me: str) -> bool:
     """Whether `me` fights, or helps, on the losing side of the fight now."""
     combat = (advice or {}).get("combat")
-    return bool(combat) and me in (combat["fighter"], combat["helper"]) and not combat["wins"]
+    if not combat:
+        return False
+    return me in (combat["fighter"], combat["helper"]) and not combat["wins"]
 
 
 def escape_line(entry: Mapping[str, Any], names: Mapping[str, str]) -> str:
