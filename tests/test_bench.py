@@ -73,6 +73,17 @@ UNO_RATIOS = [
     "our_legal_actions_vs_uno_decision",
 ]
 HAS_RLCARD = importlib.util.find_spec("rlcard") is not None
+RL = [
+    "games",
+    "steps",
+    "env_steps_per_s",
+    "engine_decisions_per_s",
+    "env_step_in_engine_decisions",
+    "legal_actions_per_step",
+    "action_ids",
+    "observation_size",
+]
+HAS_RL = importlib.util.find_spec("pettingzoo") is not None
 
 app = typer.Typer()
 register(app)
@@ -91,6 +102,8 @@ def test_bench_measures_every_figure(figures: dict[str, dict[str, Any]]) -> None
     expected = {part: list(names) for part, names in FIGURES.items()}
     expected["rlcard_uno"] = UNO if HAS_RLCARD else ["skipped"]
     expected["ratios"] += UNO_RATIOS if HAS_RLCARD else []
+    expected["rl_env"] = RL if HAS_RL else ["skipped"]
+    expected["ratios"] += ["rl_env_steps_per_s_vs_uno_env"] if HAS_RL and HAS_RLCARD else []
     assert {part: list(values) for part, values in figures.items()} == expected
     assert all(v > 0 for values in figures.values() for v in values.values() if not isinstance(v, str))
     assert figures["engine_calls"]["states"] == figures["memory"]["states"] == 4

@@ -1,7 +1,9 @@
 """The benchmark, in one run: (a) random legal decisions through complete games on one core,
 (b) median and 99th-percentile microseconds of `legal_actions` and of `copy` on mid-game
 states, (c) the same random loop on RLCard's UNO (the `bench` extra), (d) memory per state
-copy, (e) `simulate`'s speed-up from 1 to 2 workers, (f) where a decision's time goes.
+copy, (e) `simulate`'s speed-up from 1 to 2 workers, (f) where a decision's time goes, (g) the
+reinforcement-learning environment's loop (`munchkin.rl`, the `rl` extra) beside the same loop
+on the engine alone.
 
 A fixed pure-Python loop is timed in the same run: the `*_baselines` figures give costs in
 units of that loop, comparable across machines.
@@ -32,6 +34,9 @@ from munchkin.views import view
 
 Figures = dict[str, dict[str, Any]]
 SKIPPED_UNO = "install the bench extra"
+SKIPPED_RL = "install the rl extra"
+RL_EPISODE_CAP = 2_000
+"""Decisions per game at most in (g): uniform random choices make very long games."""
 STRIDE = 3
 """Every STRIDE-th state of a sampling game is kept."""
 REPEATS = 3
@@ -232,6 +237,56 @@ def uno(s: BenchSettings) -> dict[str, Any]:
     return figures
 
 
+def rl_env(s: BenchSettings) -> dict[str, Any]:
+    """(g) The PettingZoo environment driven as a learner drives it: `last()` (the observation,
+    its mask and the legal actions' features), a uniform choice among the legal action ids,
+    `step`, for `s.games` games of at most RL_EPISODE_CAP decisions; then the same games'
+    loop on the engine alone (a uniform choice among `legal_actions`, `apply`)."""
+    try:
+        aec = importlib.import_module("munchkin.rl.aec")
+    except ImportError:
+        return {"skipped": SKIPPED_RL}
+    env = aec.raw_env(players=s.players, sets=s.sets, max_decisions=RL_EPISODE_CAP)
+    rng = random.Random(s.seed)
+    steps = listed = 0
+    start = time.perf_counter()
+    for i in range(s.games):
+        env.reset(seed=s.seed + i)
+        for _ in env.agent_iter():
+            _, _, done, cut, info = env.last()
+            if done or cut:
+                env.step(None)
+                continue
+            ids = info["legal_action_ids"].tolist()
+            listed += len(ids)
+            env.step(rng.choice(ids))
+            steps += 1
+    env_seconds = time.perf_counter() - start
+    rng = random.Random(s.seed)
+    decisions = 0
+    start = time.perf_counter()
+    for i in range(s.games):
+        game, chooser = aec.new_game(env.cards, s.players, s.seed + i, env.table_options)
+        for _ in range(RL_EPISODE_CAP):
+            if game.over:
+                break
+            waiting = game.waiting_for()
+            player = waiting[0] if len(waiting) == 1 else chooser.choice(waiting)
+            game.apply(player, rng.choice(game.legal_actions(player)))
+            decisions += 1
+    engine_seconds = time.perf_counter() - start
+    return {
+        "games": s.games,
+        "steps": steps,
+        "env_steps_per_s": steps / env_seconds,
+        "engine_decisions_per_s": decisions / engine_seconds,
+        "env_step_in_engine_decisions": (env_seconds / steps) / (engine_seconds / decisions),
+        "legal_actions_per_step": listed / steps,
+        "action_ids": env.catalog.size,
+        "observation_size": env.encoder.layout.size,
+    }
+
+
 def cpu_seconds() -> float:
     """CPU time of this process and of its finished children."""
     own, children = (resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
@@ -264,6 +319,7 @@ def run(s: BenchSettings) -> Figures:
     calls = engine_calls(states)
     memory = state_memory(states)
     rlcard = uno(s)
+    rl = rl_env(s)
     costs = decision_costs(cards, s)
     simulate = speed_up(s)
     decision_us = 1e6 / games["decisions_per_s"]
@@ -276,11 +332,14 @@ def run(s: BenchSettings) -> Figures:
         ratios["our_decisions_per_s_vs_uno_raw"] = games["decisions_per_s"] / rlcard["raw_decisions_per_s"]
         ratios["our_decisions_per_s_vs_uno_env"] = games["decisions_per_s"] / rlcard["env_decisions_per_s"]
         ratios["our_legal_actions_vs_uno_decision"] = costs["legal_actions_us"] / rlcard["raw_decision_us"]
+    if "skipped" not in rl and "skipped" not in rlcard:
+        ratios["rl_env_steps_per_s_vs_uno_env"] = rl["env_steps_per_s"] / rlcard["env_decisions_per_s"]
     return {
         "baseline": {"loop_median_us": baseline_us},
         "random_games": games,
         "engine_calls": calls,
         "rlcard_uno": rlcard,
+        "rl_env": rl,
         "decision_costs": costs,
         "memory": memory,
         "simulate": simulate,
