@@ -101,7 +101,8 @@ def _monster(g: GameState, inst: int) -> dict[str, Any]:
 def _pending(g: GameState, p: Pending) -> dict[str, Any]:
     """What awaits answers, all of it face up: a die just rolled (to run from the monster
     `card`, or to steal the item `card` from `on`) or a curse just played on `on` (B9, B14,
-    B15); `player` rolled or played it (None for a curse drawn face up)."""
+    B15); `player` rolled or played it (None for a curse drawn face up); a roll with what is
+    added to it and the total it needs."""
     roll = p.kind != "curse"
     return {
         "kind": p.kind,
@@ -109,6 +110,8 @@ def _pending(g: GameState, p: Pending) -> dict[str, Any]:
         "card": g.defs[p.card].id,
         "on": g.players[p.other].name if p.other >= 0 else None,
         "roll": p.value if roll else None,
+        "modifier": p.modifier if roll else None,
+        "needs": p.needs if roll else None,
         "success": p.success if roll else None,
     }
 
@@ -120,7 +123,8 @@ PRIVATE_PROMPTS = frozenset({"charity_to"})
 def _prompt(g: GameState, prompt: Prompt, seat: int) -> dict[str, Any]:
     """An open question as `seat` sees it: the options only for the one asked; the card it is
     about (the monster of a re-roll, the card that takes an item), unless that card is
-    private; for the Wizard's flight, the points the roll still misses (B14)."""
+    private; for the Wizard's flight, the points the roll still misses (B14); for an income
+    tax still owed, the gold (docs/card-format.md)."""
     asked = prompt.player == seat
     out: dict[str, Any] = {
         "player": g.players[prompt.player].name,
@@ -132,6 +136,8 @@ def _prompt(g: GameState, prompt: Prompt, seat: int) -> dict[str, Any]:
         _, total, paid = prompt.data
         assert isinstance(total, int) and isinstance(paid, int)
         out["missing"] = ESCAPE_ROLL - total - max(0, paid)
+    if prompt.kind == "pay_tax":
+        out["owed"] = prompt.data[1]
     return out
 
 
