@@ -10,6 +10,7 @@ import re
 import time
 import urllib.request
 import zlib
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,9 +38,17 @@ from shared_wins import LOW_WIN, RANDOM_BOTS, shared_win_seed
 
 SEED = 11
 FAST = WebConfig(
-    response_seconds=0, takeover_seconds=600, seed=SEED, messages_per_second=1000, message_burst=1000
+    response_seconds=0,
+    takeover_seconds=600,
+    seed=SEED,
+    messages_per_second=1000,
+    message_burst=1000,
+    lookup_burst=1000,
+    bot_moves_per_second=0,
+    away_bot_moves_per_second=0,
 )
-"""Out-of-turn windows close at once; humans stay themselves; every game dealt alike."""
+"""Out-of-turn windows close at once; humans stay themselves; every game dealt alike; bots
+move as fast as they can."""
 TIMEOUT = 20.0
 
 
@@ -107,6 +116,13 @@ class Client:
                 self.view = message["view"] if message["full"] else {**self.view, **message["view"]}
                 self.seq, self.deadline = message["seq"], message["deadline"]
             if kind is None or message["type"] == kind:
+                return message
+
+    async def answer(self, ref: int) -> dict[str, Any]:
+        """The game message that acknowledges action `ref`, or its refusal."""
+        while True:
+            message = await self.receive()
+            if message.get("acked") == ref or (message["type"] == "refused" and message["ref"] == ref):
                 return message
 
     async def until(self, done: Any) -> dict[str, Any]:
@@ -293,12 +309,15 @@ def test_a_player_answers_within_the_window(tmp_path: Path) -> None:
             begin(address, ann)
             await mine.until(lambda c: c.view["deciding"])
             assert mine.view["phase"] == "setup" and mine.deadline is not None
-            play = next(a for a in mine.view["legal"] if a["verb"] == "play")
-            name = next(card["name"] for card in mine.view["hand"] if card["id"] == play["arg"])
-            seq = mine.seq
-            await mine.act(play)
-            message = await mine.until(lambda c: c.seq > seq)
-            assert f"Ann plays {name}." in message["log"]
+            for ref in range(1, 10):  # a bot's move just before her click makes it stale: again
+                play = next(a for a in mine.view["legal"] if a["verb"] == "play")
+                name = next(card["name"] for card in mine.view["hand"] if card["id"] == play["arg"])
+                await mine.act(play, ref=ref)
+                answer = await mine.answer(ref)
+                if answer["type"] == "game":
+                    break
+                assert answer["code"] == "stale"
+            assert f"Ann plays {name}." in answer["log"]
 
         run(scenario())
 
@@ -348,17 +367,20 @@ def test_a_game_survives_a_restart_and_players_get_their_seats_back(tmp_path: Pa
             await mine.ws.close()
             return mine.seq, mine.view, lines
 
-        seq, before, lines = run(first_half())
+        _, before, lines = run(first_half())
     with serving(tmp_path, db_url=db_url) as address:
 
         async def second_half() -> None:
             mine = await Client.open(address, ann["code"], ann["token"])
             message = await mine.receive("game")
-            assert message["full"] and mine.seq == seq and mine.view == before
+            assert message["full"] and mine.view == before, (
+                "the same view (its seq is the new server's count)"
+            )
             assert len(message["log"]) == min(lines, 300), "the log so far comes back too"
             await mine.act(action_to_dict(choice("Ann", mine.seq, mine.view["legal"])))
-            await mine.until(lambda c: c.seq > seq)
+            await mine.until(lambda c: c.seq > mine_seq)
 
+        mine_seq = 1
         run(second_half())
 
 
@@ -398,9 +420,8 @@ class Knowledge:
             record(game, number, said & set(names))
         return cls(first_seen, hands, names)
 
-    def leaks(self, player: str | None, message: dict[str, Any]) -> list[str]:
-        """Cards in `message` that `player` could not have seen by then (by id or by name)."""
-        seq = message.get("seq", 10**9)
+    def leaks(self, player: str | None, message: dict[str, Any], seq: int) -> list[str]:
+        """Cards in `message` that `player` could not have seen after `seq` decisions (by id or by name)."""
         seen = {card for card, at in self.first_seen[player].items() if at <= seq}
         texts = list(strings(message))
         found = [f"id {text}" for text in texts if text in self.names and text not in seen]
@@ -457,15 +478,18 @@ def test_no_message_of_a_whole_game_holds_a_card_its_receiver_may_not_see(tmp_pa
     knowledge = Knowledge.of(saved.info.setup, saved.decisions)
     checked = 0
     for client in clients:
+        at = dict(zip(map(id, games_of(client)), decisions_seen(saved, client), strict=True))
+        number = 0
         for message in client.messages:
-            assert knowledge.leaks(client.seat, message) == [], (client.seat, message)
+            number = at.get(id(message), number)  # other messages: as of the last game message
+            assert knowledge.leaks(client.seat, message, number) == [], (client.seat, message)
             checked += message["type"] == "game"
     assert saved.info.progress.status == "won" and checked > 100
     never_seen = set(knowledge.names) - set(knowledge.first_seen["Ann"])
     assert never_seen, "some cards stayed hidden from Ann, so the check could have failed"
     hidden = sorted(never_seen)[0]
-    planted = {"type": "game", "seq": 0, "log": [f"Bob plays {knowledge.names[hidden]}."], "view": {}}
-    assert knowledge.leaks("Ann", planted) and knowledge.leaks("Ann", {"seq": 0, "arg": hidden})
+    planted = {"type": "game", "log": [f"Bob plays {knowledge.names[hidden]}."], "view": {}}
+    assert knowledge.leaks("Ann", planted, 0) and knowledge.leaks("Ann", {"arg": hidden}, 0)
 
 
 def test_a_spectator_view_is_the_same_whoever_it_is_made_from() -> None:
@@ -495,6 +519,8 @@ def test_several_winners_are_told_to_players_and_spectators(tmp_path: Path) -> N
 
     async def snapshots() -> tuple[Snapshot, Snapshot]:
         room = Room(session, [], [], 1.0, 1.0, lambda _room: None)
+        for seat in (None, winners[0]):
+            room.listen_now(Watching(seat))
         return room.snapshot(None, {}), room.snapshot(winners[0], {})
 
     spectator, player = run(snapshots())
@@ -507,22 +533,42 @@ def test_several_winners_are_told_to_players_and_spectators(tmp_path: Path) -> N
 # ------------------------------------------------------------------ partial views
 
 
-def views_by_seq(
-    setup: Any, decisions: Any, seats: set[str | None], seqs: set[int]
-) -> dict[int, dict[Any, Any]]:
-    """What each of `seats` (None: a spectator) sees after each of `seqs` decisions, as sent whole."""
-    game, seen = new_game(setup), {}
-    for number in range(max(seqs) + 1):
-        if number in seqs:
-            seen[number] = {
-                seat: public_view(view(game, setup.seats[0].name).to_dict())
-                if seat is None
-                else view(game, seat).to_dict()
-                for seat in seats
-            }
+def seen_after(setup: Any, decisions: Any, seat: str | None) -> list[dict[str, Any]]:
+    """What `seat` (None: a spectator) sees after each number of decisions, 0 included, as sent whole."""
+    game, seen = new_game(setup), []
+    for number in range(len(decisions) + 1):
+        whole = view(game, setup.seats[0].name if seat is None else seat).to_dict()
+        seen.append(public_view(whole) if seat is None else whole)
         if number < len(decisions):
             game.apply(decisions[number].player, decisions[number].action)
     return seen
+
+
+def games_of(client: Client) -> list[dict[str, Any]]:
+    return [m for m in client.messages if m["type"] == "game"]
+
+
+def decisions_seen(saved: Any, client: Client, start: int = 0) -> list[int]:
+    """For each game message of `client`, the number of decisions after which its seat saw the
+    view the message makes (the last of a run of decisions that left it so, from `start` on).
+    A message's `seq` is its seat's own count of changes: it never goes down, and the same seq
+    is the same view."""
+    seen = seen_after(saved.info.setup, saved.decisions, client.seat)
+    numbers, whole, number, last_seq = [], {}, start, None
+    previous: dict[str, Any] = {}
+    for message in games_of(client):
+        whole = dict(message["view"]) if message["full"] else {**whole, **message["view"]}
+        while seen[number] != whole:
+            number += 1
+            assert number < len(seen), f"{client.seat} was sent a view they never had: {message}"
+        while number + 1 < len(seen) and seen[number + 1] == whole:
+            number += 1
+        if last_seq is not None:
+            assert message["seq"] >= last_seq
+            assert message["seq"] != last_seq or whole == previous, "the same seq is the same view"
+        numbers.append(number)
+        last_seq, previous = message["seq"], whole
+    return numbers
 
 
 def test_each_game_message_holds_the_view_keys_that_changed_and_a_new_connection_all(tmp_path: Path) -> None:
@@ -543,29 +589,33 @@ def test_each_game_message_holds_the_view_keys_that_changed_and_a_new_connection
         clients, again = run(game())
     with Store(str(tmp_path / "games.sqlite3")) as store:
         saved = store.load(store.games()[0].id)
-    games = [[m for m in client.messages if m["type"] == "game"] for client in clients]
-    seqs = {m["seq"] for messages in games for m in messages} | {again["seq"]}
-    seen = views_by_seq(saved.info.setup, saved.decisions, {"Ann", "Bob", None}, seqs)
-    for client, messages in zip(clients, games, strict=True):
+    for client in clients:
+        seen = seen_after(saved.info.setup, saved.decisions, client.seat)
+        messages = games_of(client)
         before: dict[str, Any] = {}
-        for message in messages:
-            now = seen[message["seq"]][client.seat]
+        for message, number in zip(messages, decisions_seen(saved, client), strict=True):
+            now = seen[number]
             assert message["full"] == (not before), "only a connection's first view is whole"
             changed = {key: value for key, value in now.items() if key not in before or before[key] != value}
             assert message["view"] == changed
+            assert changed or message["log"] or message["acked"] is not None or len(message) > 0
             if client.seat is not None:
                 assert ("labels" in message) == ("legal" in message["view"]), "labels come with new actions"
             before = now
         assert client.view == before and len(messages) > (50 if client.seat else 2)
-    assert again["full"] and again["view"] == seen[again["seq"]]["Bob"], "a new connection sees it all"
+    assert again["full"] and again["view"] == seen_after(saved.info.setup, saved.decisions, "Bob")[-1], (
+        "a new connection sees it all"
+    )
 
 
 def test_a_client_that_leaves_while_refused_costs_no_traceback(caplog: pytest.LogCaptureFixture) -> None:
     """A refusal to a client whose connection the sending task already found closed."""
     hub = SimpleNamespace(config=FAST, entry=lambda code: entry, seat=lambda entry, token: 0, room=_no_room)
+    hub.lookups = SimpleNamespace(take=lambda address: True)
     table = SimpleNamespace(code="ABCDEF", seats=[], public=dict)
-    entry = SimpleNamespace(table=table, watchers=set(), room=None)
-    hub.attach = hub.detach = lambda *args: None
+    entry = SimpleNamespace(table=table, watchers=set(), room=None, spectators=Counter())
+    hub.attach = _no_room
+    hub.detach = lambda *args: None
 
     class Gone:
         """A socket whose client left once it was greeted."""
@@ -588,5 +638,16 @@ def test_a_client_that_leaves_while_refused_costs_no_traceback(caplog: pytest.Lo
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
-async def _no_room(_entry: Any) -> None:
+@dataclass(eq=False)
+class Watching:
+    """A listener to a room that keeps what it is told."""
+
+    seat: str | None
+    lines: list[str] = field(default_factory=list)
+
+    def game_changed(self, lines: list[str]) -> None:
+        self.lines += lines
+
+
+async def _no_room(*_args: Any) -> None:
     return None

@@ -12,6 +12,7 @@ from munchkin.cards.loader import builtin_set_names
 from munchkin.engine.options import DEFAULT_OPTIONS, TableOptions
 from munchkin.session import BOT_KINDS
 from munchkin.store.store import load_cards
+from munchkin.web.guard import address_key
 from munchkin.web.hub import Granted, Hub
 from munchkin.web.lobby import LobbyError
 from munchkin.web.protocol import Token
@@ -84,6 +85,11 @@ class Start(_Body):
     token: Token
 
 
+class Free(_Body):
+    token: Token
+    seat: int = Field(ge=0, le=5)
+
+
 async def hub_of(request: Request) -> Hub:
     """The server's games (`async`, as every dependency here: FastAPI would run a plain
     function in a worker thread, for work that never waits)."""
@@ -91,15 +97,27 @@ async def hub_of(request: Request) -> Hub:
     return hub
 
 
+def address_of(request: Request) -> str:
+    """The client's address as limits count it (the one a trusted proxy forwards)."""
+    return address_key(request.client.host) if request.client else "?"
+
+
 async def limited(request: Request, hub: Annotated[Hub, Depends(hub_of)]) -> Hub:
     """The hub, if this address has not made too many lobby requests lately."""
-    address = request.client.host if request.client else "?"
-    if not hub.requests.take(address):
+    if not hub.requests.take(address_of(request)):
         raise LobbyError(429, "too many requests: slow down")
     return hub
 
 
+async def looking_up(request: Request, hub: Annotated[Hub, Depends(hub_of)]) -> Hub:
+    """The hub, if this address has not looked up too many games by their codes lately."""
+    if not hub.lookups.take(address_of(request)):
+        raise LobbyError(429, "too many game lookups: slow down")
+    return hub
+
+
 Limited = Annotated[Hub, Depends(limited)]
+LookingUp = Annotated[Hub, Depends(looking_up)]
 router = APIRouter(prefix="/api")
 
 
@@ -141,15 +159,23 @@ def _table_options() -> list[dict[str, Any]]:
 
 
 @router.post("/games", status_code=201)
-async def create(body: CreateGame, hub: Limited) -> dict[str, Any]:
+async def create(request: Request, body: CreateGame, hub: Limited) -> dict[str, Any]:
     """A new game; you hold its first seat."""
-    return _granted(
-        hub.create(body.name, body.sex, body.sets, body.seats, body.bots, body.response_seconds, body.options)
+    granted = await hub.create(
+        address_of(request),
+        body.name,
+        body.sex,
+        body.sets,
+        body.seats,
+        body.bots,
+        body.response_seconds,
+        body.options,
     )
+    return _granted(granted)
 
 
 @router.get("/games/{code}")
-async def table(code: Code, hub: Annotated[Hub, Depends(hub_of)]) -> dict[str, Any]:
+async def table(code: Code, hub: LookingUp) -> dict[str, Any]:
     """A game's lobby table: its seats, who is ready, whether it started."""
     return hub.entry(code).table.public()
 
@@ -157,12 +183,19 @@ async def table(code: Code, hub: Annotated[Hub, Depends(hub_of)]) -> dict[str, A
 @router.post("/games/{code}/join", status_code=201)
 async def join(code: Code, body: JoinGame, hub: Limited) -> dict[str, Any]:
     """Take a free seat; keep the token, it is your seat."""
-    return _granted(hub.join(code, body.name, body.sex))
+    return _granted(await hub.join(code, body.name, body.sex))
 
 
 @router.post("/games/{code}/ready")
 async def ready(code: Code, body: Ready, hub: Limited) -> dict[str, Any]:
-    hub.ready(code, body.token, body.ready)
+    await hub.ready(code, body.token, body.ready)
+    return hub.entry(code).table.public()
+
+
+@router.post("/games/{code}/free")
+async def free(code: Code, body: Free, hub: Limited) -> dict[str, Any]:
+    """The creator gives a seat up for someone else, before the start (its token holds no seat now)."""
+    await hub.free(code, body.token, body.seat)
     return hub.entry(code).table.public()
 
 

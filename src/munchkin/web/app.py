@@ -11,21 +11,33 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from munchkin.store import Store, StoreError
 from munchkin.web import api, ws
 from munchkin.web.config import WebConfig
 from munchkin.web.db import LobbyDb
+from munchkin.web.errors import incident, told
+from munchkin.web.guard import Limits
 from munchkin.web.hub import Hub
 from munchkin.web.lobby import LobbyError
 
 log = logging.getLogger("munchkin.web")
 STATIC = Path(__file__).with_name("static")
 PAGE_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'",
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+        "frame-ancestors 'none'; form-action 'self'"
+    ),
+    "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
+}
+"""On every HTTP answer (pages, scripts, JSON, errors): no framing, no sniffing, no referrer."""
+HTTP_ERRORS = {
+    404: "there is nothing at this address",
+    405: "this address does not take that method",
 }
 PATTERN_HINTS = {
     "name": "1 to 24 letters, digits, spaces or .'- starting with a letter or a digit",
@@ -40,9 +52,10 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(settings.db_url)
+        store = Store(settings.db_url, busy_seconds=settings.db_busy_seconds)
         hub = Hub(settings, store, LobbyDb(store.engine))
         app.state.hub = hub
+        hub.start_sweeping()
         try:
             yield
         finally:
@@ -51,9 +64,12 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     app = FastAPI(title="Munchkin online", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(BodyLimit, max_bytes=settings.max_message_bytes)
+    app.add_middleware(Limits, max_per_address=settings.max_connections_per_address, headers=PAGE_HEADERS)
     app.add_exception_handler(LobbyError, _lobby_error)
     app.add_exception_handler(StoreError, _store_error)
     app.add_exception_handler(RequestValidationError, _invalid)
+    app.add_exception_handler(HTTPException, _http_error)
+    app.add_exception_handler(Exception, _failure)
     app.include_router(api.router)
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -71,8 +87,24 @@ async def _lobby_error(_request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _store_error(_request: Request, exc: Exception) -> JSONResponse:
-    log.error("the database failed: %s", exc)
-    return JSONResponse({"error": "the server cannot save games right now; try again later"}, status_code=503)
+    error_id = incident("the database failed", exc)
+    sentence = told("the server cannot save games right now; try again later", error_id)
+    return JSONResponse({"error": sentence, "error_id": error_id}, status_code=503)
+
+
+async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
+    """Starlette's own refusals (no such route, a method not allowed) in our shape."""
+    assert isinstance(exc, HTTPException)
+    sentence = HTTP_ERRORS.get(exc.status_code, "this request cannot be answered")
+    return JSONResponse({"error": sentence}, status_code=exc.status_code, headers=exc.headers)
+
+
+async def _failure(_request: Request, exc: Exception) -> JSONResponse:
+    """A bug: the client gets a sentence and an error id, the log the traceback."""
+    error_id = incident("a request failed", repr(exc))
+    log.error("error %s", error_id, exc_info=exc)
+    sentence = told("the server failed to answer; try again later", error_id)
+    return JSONResponse({"error": sentence, "error_id": error_id}, status_code=500)
 
 
 async def _invalid(_request: Request, exc: Exception) -> JSONResponse:

@@ -16,13 +16,30 @@ class Bucket:
 
     def take(self) -> bool:
         """Spend one token if there is one."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
+        self._refill()
         if self.tokens < 1:
             return False
         self.tokens -= 1
         return True
+
+    def available(self) -> int:
+        """Whole tokens there are now."""
+        self._refill()
+        return int(self.tokens)
+
+    def spend(self, count: int) -> None:
+        self._refill()
+        self.tokens -= count
+
+    def wait(self) -> float:
+        """Seconds until there is a whole token."""
+        self._refill()
+        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
 
 
 class Buckets:

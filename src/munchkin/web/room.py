@@ -3,10 +3,22 @@
 Timers live here, never in the engine. A human asked out of turn (a response
 window, a help request, a trade offer: anyone the game waits for who is not the
 player whose turn it is, and everyone before the first turn) has
-`response_seconds` from the last change of the game to answer; then they pass,
+`response_seconds` from the last change they saw to answer; then they pass,
 or decline what they were asked. A human with no open connection is passed at
 once out of turn, and `takeover_seconds` after their last connection closed a
-bot plays their seat until they are back. Bots play their own seats at once.
+bot plays their seat until they are back.
+
+The event loop never waits for the game: every decision (a human's, a bot's, a timer's)
+is made and saved in a worker thread (`executor`), one job at a time per room (`lock`),
+and only then told. Bots, stand-ins included, make at most `bot_moves_per_second`
+decisions a second while a human is connected, `away_bot_moves_per_second` while none is.
+A job that fails (a locked database) is logged with an error id and tried again later,
+sooner at first; nobody is told but the human whose own decision could not be saved.
+
+Each audience (a seat, or the spectators) is shown a `Track`: its view and a number, `seq`,
+that counts the changes of that view and nothing else. The game's own count of decisions
+would tell a player that a bystander was asked (they held a card to respond with) even
+when nothing they can see changed; a track's `seq` moves only when their view does.
 """
 
 from __future__ import annotations
@@ -15,8 +27,9 @@ import asyncio
 import logging
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from concurrent.futures import Executor
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol, TypeVar
 
 from munchkin.bots import Bot
 from munchkin.describe import describe, prompt_kind, situation, winners_text
@@ -24,22 +37,42 @@ from munchkin.engine.actions import Action, action_to_dict
 from munchkin.engine.events import Event
 from munchkin.session import BOT_KINDS, HUMAN, Session, bot_seed
 from munchkin.store.store import load_cards
+from munchkin.web.errors import incident
 from munchkin.web.protocol import Refusal, public_view, tell
+from munchkin.web.ratelimit import Bucket
 
 log = logging.getLogger("munchkin.web")
 
 BOT_BATCH = 25
-"""Bot decisions made before other games and the connections get a turn."""
+"""Decisions one job makes at most before the connections are told."""
 STANDIN_KIND = "bot:heuristic"
 TIMEOUT_ACTIONS = tuple(
     Action(*words) for words in (("pass",), ("decline_help",), ("decline_trade",), ("choose", "decline"))
 )
 """What a player who lets a window close does, best first; else the engine's first option."""
+RETRY_SECONDS = (0.5, 30.0)
+"""A failed job is tried again after the first, doubling up to the second."""
+UNLIMITED = 1e9
+T = TypeVar("T")
 
 
 def timeout_action(legal: Sequence[Action]) -> Action:
     """Pass where allowed, else decline what was asked, else the first legal option."""
     return next((a for a in TIMEOUT_ACTIONS if a in legal), legal[0])
+
+
+@dataclass(frozen=True)
+class Track:
+    """What one audience (a seat; None: the spectators) sees now, and how often it changed."""
+
+    seq: int
+    data: dict[str, Any]
+    legal: list[Action]
+    changed_at: float
+    """Loop time of the last change (a response window runs from there)."""
+    situation: str = ""
+    labels: list[str] | None = None
+    """The legal actions in words; None until worked out (`Room._finish`)."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +87,22 @@ class Snapshot:
     """The top-level keys of the view that changed since the last one sent, as plain data."""
 
 
+@dataclass
+class Outcome:
+    """What one job did: its events, the tracks it changed, how the game stands after it."""
+
+    events: list[Event] = field(default_factory=list)
+    decisions: int = 0
+    bot_moves: int = 0
+    tracks: dict[str | None, Track] = field(default_factory=dict)
+    waiting: list[str] = field(default_factory=list)
+    over: bool = False
+    active: str | None = None
+    paced: bool = False
+    """The bots used all the moves the pace allowed: wake up when it allows more."""
+    error: BaseException | None = None
+
+
 class Listener(Protocol):
     """A connection to the game: its seat (None for a spectator) and what to tell it."""
 
@@ -63,7 +112,8 @@ class Listener(Protocol):
 
 
 class Room:
-    """A started game, its listeners and its timers. Runs on the event loop."""
+    """A started game, its listeners and its timers. Runs on the event loop; the session is
+    touched only by one job at a time, in the executor (or on the loop under `lock`)."""
 
     def __init__(
         self,
@@ -73,25 +123,34 @@ class Room:
         response_seconds: float,
         takeover_seconds: float,
         on_over: Callable[[Room], None],
+        executor: Executor | None = None,
+        pace: tuple[float, float] = (0.0, 0.0),
     ) -> None:
         self.session = session
         self.history = history
         self.listeners = listeners
         self.response_seconds, self.takeover_seconds = response_seconds, takeover_seconds
         self.on_over = on_over
+        self.executor = executor
+        self.pace = tuple(rate if rate > 0 else UNLIMITED for rate in pace)
+        self.bots = Bucket(self.pace[0], max(1, min(BOT_BATCH, int(self.pace[0]))))
         self.names = {**session.names, "": "a card"}  # "": a card passed face down (event_for)
         self.humans = [seat.name for seat in session.seats if seat.kind == HUMAN]
-        self.seq = session.decision_count
         self.lock = asyncio.Lock()
         self.loop = asyncio.get_running_loop()
         now = self.loop.time()
         self.changed_at = now
         self.present: Counter[str] = Counter()
         self.away_since = dict.fromkeys(self.humans, now)
-        self.active: str | None = None
+        self.audience: Counter[str | None] = Counter()
+        self.counted: set[Listener] = set()
+        self.tracks: dict[str | None, Track] = {}
+        self.waiting = session.waiting_humans()
+        self.over = session.over
         first = session.view(session.seats[0].name).data
-        if first["phase"] != "setup":
-            self.active = first["active"]
+        self.active: str | None = None if first["phase"] == "setup" else first["active"]
+        self.failures = 0
+        self.paced = False
         self._standins: dict[str, Bot] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._tick: asyncio.Task[None] | None = None
@@ -101,31 +160,58 @@ class Room:
     def lines(self, seat: str | None, events: Sequence[Event]) -> list[str]:
         return tell(events, seat, self.names)
 
+    async def listen(self, listener: Listener) -> None:
+        """A connection from now on: the track of its seat (or the spectators') is kept up."""
+        async with self.lock:
+            self.listen_now(listener)
+
+    def listen_now(self, listener: Listener) -> None:
+        """`listen` while no job can run (the room is new, or the lock is held)."""
+        if listener in self.counted:
+            return
+        seat = listener.seat
+        self.counted.add(listener)
+        self.audience[seat] += 1
+        track = self.tracks.get(seat)
+        seen = self._seen(seat, track, self.loop.time())
+        if seen is not None:
+            self.tracks[seat] = self._finish(seen, track)
+
+    def unlisten(self, listener: Listener) -> bool:
+        """The connection closed; whether it was listening."""
+        if listener not in self.counted:
+            return False
+        self.counted.discard(listener)
+        seat = listener.seat
+        self.audience[seat] -= 1
+        if self.audience[seat] <= 0:
+            del self.audience[seat]  # its track is kept as it is, and brought up to date on return
+        return True
+
     def snapshot(self, seat: str | None, sent: Mapping[str, Any]) -> Snapshot:
         """The game as `seat` (None: a spectator) may see it now, and what of it changed since
         `sent`, the view last sent to the connection (empty before the first)."""
-        fields: dict[str, Any] = {"seq": self.seq, "deadline": self.deadline(seat), "seats": self.seat_info()}
+        track = self.tracks[seat]
+        fields: dict[str, Any] = {
+            "seq": track.seq,
+            "deadline": self.deadline(seat),
+            "seats": self.seat_info(),
+            "situation": track.situation,
+        }
+        view = track.data if seat is None else {**track.data, "legal": track.legal}
         if seat is None:
-            view = public_view(self.session.view(self.session.seats[0].name).data)
-            winners, active = view["winners"], view["active"]
-            fields["situation"] = f"Game over: {winners_text(winners)}." if winners else f"{active}'s turn."
             fields["labels"] = []
-        else:
-            seen = self.session.view(seat)
-            view = {**seen.data, "legal": seen.legal}
-            fields["situation"] = situation(view, self.names).replace(" (Enter)", "")  # the terminal's key
         changed = {key: value for key, value in view.items() if key not in sent or sent[key] != value}
         if seat is not None and "legal" in changed:
-            changed["legal"] = [action_to_dict(action) for action in view["legal"]]
-            kind = prompt_kind(view)
-            fields["labels"] = [describe(action, self.names, seat, kind) for action in view["legal"]]
+            changed["legal"] = [action_to_dict(action) for action in track.legal]
+            fields["labels"] = track.labels
         return Snapshot(fields, view, changed)
 
     def deadline(self, seat: str | None) -> float | None:
         """Seconds left for `seat` to answer out of turn, or None."""
-        if seat is None or not self._responding(seat) or seat not in self.session.waiting_humans():
+        if seat is None or not self._responding(seat, self.active) or seat not in self.waiting:
             return None
-        return max(0.0, self.changed_at + self.response_seconds - self.loop.time())
+        return max(0.0, self._changed_for(seat) + self.response_seconds - self.loop.time())
 
     def seat_info(self) -> list[dict[str, Any]]:
         now = self.loop.time()
@@ -142,51 +228,194 @@ class Room:
     # -- deciding --------------------------------------------------------------------
 
     async def act(self, player: str, action: Action, seq: int | None) -> None:
-        """A human's decision; RulesError (nothing changed) or Refusal if it cannot be taken."""
+        """A human's decision, made and saved in a worker thread; RulesError (nothing changed),
+        StoreError (not saved: nothing changed) or Refusal if it cannot be taken. Bots and
+        timers go on afterwards, in their own jobs."""
         async with self.lock:
-            if seq is not None and seq != self.seq:
+            track = self.tracks.get(player)
+            if seq is not None and (track is None or seq != track.seq):
                 raise Refusal("stale", "the game has moved on since: look again")
-            events = self.session.apply(player, action)
-            self._changed(events)
-            await self._advance()
+            job = self._job(lambda: self.session.apply(player, action), 0)
+            outcome = await self._run(job)
+            self._publish(outcome)
+            if outcome.error is not None:
+                raise outcome.error
+        self._wake()
 
     async def advance(self) -> None:
-        """Let bots, timers and stand-ins play what is due now."""
-        async with self.lock:
-            await self._advance()
-
-    async def _advance(self) -> None:
-        while not self.session.over:
-            events = self.session.step_bots(limit=BOT_BATCH)
-            player = self._first_due(self.loop.time())
-            if player is not None:
-                events += self._decide_for(player)
-            seq = self.session.decision_count
-            if seq == self.seq:
-                break
-            self._changed(events)
-            await asyncio.sleep(0)
+        """Let bots, timers and stand-ins play what is due now, job after job; a job that
+        fails is logged and tried again later (nobody is told)."""
+        try:
+            async with self.lock:
+                while not self.over:
+                    outcome = await self._run(self._due_job())
+                    self._publish(outcome)
+                    if outcome.error is not None:
+                        raise outcome.error
+                    if outcome.decisions == 0:
+                        break
+                    await asyncio.sleep(0)  # let the connections be told between jobs
+            self.failures = 0
+        except Exception as exc:
+            self.failures += 1
+            delay = min(RETRY_SECONDS[1], RETRY_SECONDS[0] * 2 ** (self.failures - 1))
+            incident(f"game {self.session.game_id}: a job failed; trying again in {delay:g} s", exc)
+            self._set_timer(self.loop.time() + delay)
+            return
         self._schedule()
 
-    def _decide_for(self, player: str) -> list[Event]:
+    def _due_job(self) -> Callable[[], Outcome]:
+        """The next job: the bots' moves the pace allows, and what the timers decide now."""
+        now = self.loop.time()
+        self.bots.rate = self.pace[0] if any(self.present[h] > 0 for h in self.humans) else self.pace[1]
+        budget = min(BOT_BATCH, self.bots.available())
+        away = frozenset(h for h in self.humans if self.present[h] <= 0)
+        taken = frozenset(h for h in self.humans if self._taken_over(h, now))
+        late = frozenset(
+            p for p in self.waiting if p not in away and (due := self._due_at(p)) is not None and due <= now
+        )
+        return self._job(None, budget, away, taken, late)
+
+    def _job(
+        self,
+        first: Callable[[], list[Event]] | None,
+        budget: int,
+        away: frozenset[str] = frozenset(),
+        taken: frozenset[str] = frozenset(),
+        late: frozenset[str] = frozenset(),
+    ) -> Callable[[], Outcome]:
+        """A job for the worker thread, with what it needs of the loop's state taken now."""
+        audience, tracks, active = list(self.audience), dict(self.tracks), self.active
+        return lambda: self._steps(first, budget, away, taken, late, audience, tracks, active)
+
+    async def _run(self, job: Callable[[], T]) -> T:
+        return await self.loop.run_in_executor(self.executor, job)
+
+    def _steps(
+        self,
+        first: Callable[[], list[Event]] | None,
+        budget: int,
+        away: frozenset[str],
+        taken: frozenset[str],
+        late: frozenset[str],
+        audience: list[str | None],
+        before: dict[str | None, Track],
+        active: str | None,
+    ) -> Outcome:
+        """In a worker thread: `first` (a human's decision), or up to `budget` bot moves and what
+        is due for the humans `away`, `taken` over by a stand-in, or `late` to answer; each
+        audience's track after every decision. An error stops the job; what it did stands."""
+        out = Outcome(active=active)
+        tracks = dict(before)
+        session = self.session
+
+        def record(events: list[Event]) -> None:
+            out.events += events
+            out.decisions += 1
+            for event in events:
+                if event.kind == "turn_started":
+                    out.active = event.data["player"]
+            now = self.loop.time()
+            for seat in audience:
+                changed = self._seen(seat, tracks.get(seat), now)
+                if changed is not None:
+                    tracks[seat] = changed
+
+        try:
+            if first is not None:
+                record(first())
+            while first is None and out.decisions < BOT_BATCH and not session.over:
+                if out.bot_moves < budget:
+                    count = session.decision_count
+                    events = session.step_bots(limit=1)
+                    if session.decision_count > count:
+                        out.bot_moves += 1
+                        record(events)
+                        continue
+                player = self._first_due(session.waiting_humans(), out, budget, away, taken, late)
+                if player is None:
+                    break
+                if not self._responding(player, out.active):
+                    out.bot_moves += 1  # a stand-in's move counts as a bot's
+                record(self._decide_for(player, out.active))
+        except Exception as exc:
+            out.error = exc
+        out.waiting, out.over = session.waiting_humans(), session.over
+        out.tracks = {seat: self._finish(track, before.get(seat)) for seat, track in tracks.items()}
+        out.paced = first is None and out.bot_moves >= budget
+        return out
+
+    def _first_due(
+        self,
+        waiting: list[str],
+        out: Outcome,
+        budget: int,
+        away: frozenset[str],
+        taken: frozenset[str],
+        late: frozenset[str],
+    ) -> str | None:
+        """A human whose timer has run out, if any: away and asked out of turn (at once), late
+        to answer (only before this job's first decision: any decision starts their time
+        again), or taken over by a stand-in on their own turn."""
+        for player in waiting:
+            if self._responding(player, out.active):
+                if player in away or (player in late and out.decisions == 0):
+                    return player
+            elif player in taken and out.bot_moves < budget:
+                return player
+        return None
+
+    def _decide_for(self, player: str, active: str | None) -> list[Event]:
         """The decision a timer makes for a human: pass (out of turn) or a stand-in bot's."""
         view = self.session.view(player)
-        if self._responding(player):
+        if self._responding(player, active):
             action = timeout_action(view.legal)
         else:
             action = self._standin(player).choose(view)
         return self.session.apply(player, action)
 
-    def _changed(self, events: list[Event]) -> None:
-        self.seq = self.session.decision_count
-        self.changed_at = self.loop.time()
-        self.history += events
-        for event in events:
-            if event.kind == "turn_started":
-                self.active = event.data["player"]
-        self._tell_all(events)
-        if self.session.over:
-            self.on_over(self)
+    def _seen(self, seat: str | None, track: Track | None, now: float) -> Track | None:
+        """`seat`'s track after a change of the game: a new one if what it sees changed, else None."""
+        if seat is None:
+            data, legal = public_view(self.session.view(self.session.seats[0].name).data), []
+        else:
+            seen = self.session.view(seat)
+            data, legal = seen.data, seen.legal
+        if track is None:
+            return Track(1, data, legal, now)
+        if track.data == data and track.legal == legal:
+            return None
+        labels = track.labels if track.legal == legal else None
+        return Track(track.seq + 1, data, legal, now, track.situation, labels)
+
+    def _finish(self, track: Track, before: Track | None) -> Track:
+        """The track with its situation and the labels of its actions worked out, if new."""
+        if before is not None and track is before:
+            return track
+        if track.data.get("player") is None:  # the spectators'
+            winners, active = track.data["winners"], track.data["active"]
+            text = f"Game over: {winners_text(winners)}." if winners else f"{active}'s turn."
+            return replace(track, situation=text, labels=[])
+        view = {**track.data, "legal": track.legal}
+        text = situation(view, self.names).replace(" (Enter)", "")  # the terminal's key
+        labels = track.labels
+        if labels is None:
+            kind = prompt_kind(view)
+            labels = [describe(action, self.names, track.data["player"], kind) for action in track.legal]
+        return replace(track, situation=text, labels=labels)
+
+    def _publish(self, outcome: Outcome) -> None:
+        """On the loop, after a job: the tracks, the log and the state of the game, told."""
+        self.tracks.update(outcome.tracks)
+        self.waiting, self.over, self.active = outcome.waiting, outcome.over, outcome.active
+        self.paced = outcome.paced or (self.paced and not outcome.decisions)
+        if outcome.decisions:
+            self.bots.spend(outcome.bot_moves)
+            self.changed_at = self.loop.time()
+            self.history += outcome.events
+            self._tell_all(outcome.events)
+            if self.over:
+                self.on_over(self)
 
     # -- presence --------------------------------------------------------------------
 
@@ -208,9 +437,14 @@ class Room:
 
     # -- timers ----------------------------------------------------------------------
 
-    def _responding(self, player: str) -> bool:
+    def _responding(self, player: str, active: str | None) -> bool:
         """Whether a decision of `player` now would be out of turn (timed)."""
-        return self.active is None or player != self.active
+        return active is None or player != active
+
+    def _changed_for(self, player: str) -> float:
+        """When what `player` sees last changed (the game's last change if not connected)."""
+        track = self.tracks.get(player)
+        return track.changed_at if track is not None and player in self.audience else self.changed_at
 
     def _taken_over(self, player: str, now: float) -> bool:
         return self.present[player] <= 0 and now >= self.away_since[player] + self.takeover_seconds
@@ -218,38 +452,29 @@ class Room:
     def _due_at(self, player: str) -> float | None:
         """When a timer decides for `player`, who is holding the game up; None: never."""
         away = self.present[player] <= 0
-        if self._responding(player):
-            return self.changed_at if away else self.changed_at + self.response_seconds
+        if self._responding(player, self.active):
+            return self.changed_at if away else self._changed_for(player) + self.response_seconds
         return self.away_since[player] + self.takeover_seconds if away else None
 
-    def _first_due(self, now: float) -> str | None:
-        """A human whose timer has run out, if any."""
-        for player in self.session.waiting_humans():
-            due = self._due_at(player)
-            if due is not None and due <= now:
-                return player
-        return None
-
     def _schedule(self) -> None:
-        """Wake up when the next timer falls due."""
+        """Wake up when the next timer falls due, or when the bots may move again."""
+        if self.over or self.failures:
+            return
+        times = [t for p in self.waiting if (t := self._due_at(p)) is not None]
+        if self.paced:
+            times.append(self.loop.time() + max(0.001, self.bots.wait()))
+        self._set_timer(min(times) if times else None)
+
+    def _set_timer(self, when: float | None) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self.session.over:
-            return
-        times = [t for p in self.session.waiting_humans() if (t := self._due_at(p)) is not None]
-        if times:
-            self._timer = self.loop.call_at(min(times), self._wake)
+        if when is not None:
+            self._timer = self.loop.call_at(when, self._wake)
 
     def _wake(self) -> None:
-        if self._tick is None or self._tick.done():
-            self._tick = self.loop.create_task(self._tick_now())
-
-    async def _tick_now(self) -> None:
-        try:
-            await self.advance()
-        except Exception:
-            log.exception("game %s: a timer failed", self.session.game_id)
+        if not self.over and (self._tick is None or self._tick.done()):
+            self._tick = self.loop.create_task(self.advance())
 
     def _standin(self, player: str) -> Bot:
         """The bot that plays `player`'s seat while they are away."""

@@ -12,6 +12,7 @@ import uvicorn
 
 from munchkin.web.app import create_app
 from munchkin.web.config import WebConfig
+from munchkin.web.guard import Guard, protocols
 
 WS_MAX_BYTES = 64 * 1024
 """Frames larger than this are refused by uvicorn before the app sees them."""
@@ -19,13 +20,23 @@ START_SECONDS = 10.0
 
 
 def _server(config: WebConfig, host: str, port: int, log_level: str) -> uvicorn.Server:
+    """uvicorn with our protocols (`guard`): every connection counted, timed, capped; proxy
+    headers believed only from `trusted_proxies`."""
+    http, ws = protocols(Guard(config))
     settings = uvicorn.Config(
         create_app(config),
         host=host,
         port=port,
+        http=http,
+        ws=ws,
         ws_max_size=WS_MAX_BYTES,
         ws_per_message_deflate=False,  # messages are small; compressing them costs more than it saves
-        limit_concurrency=config.max_connections,
+        ws_ping_interval=config.ping_seconds,
+        ws_ping_timeout=config.ping_seconds,
+        timeout_keep_alive=config.keepalive_seconds,  # type: ignore[arg-type]
+        proxy_headers=bool(config.trusted_proxies),
+        forwarded_allow_ips=list(config.trusted_proxies) or None,
+        server_header=False,
         log_level=log_level,
     )
     return uvicorn.Server(settings)

@@ -5,7 +5,13 @@ watch). Every later message is checked for size, rate and shape before anything
 else; an action is taken only with the token of this connection's seat. What the
 connection is sent is coalesced: a slow client gets the latest view and every
 sentence of the log it has not seen, not a queue of stale views. A seat the game
-is not waiting for is told of changes at most every `idle_refresh_seconds`.
+is not waiting for is told of changes at most every `idle_refresh_seconds`, and only of
+changes it can see: the `seq` of a game message counts the changes of its receiver's own
+view (`room.Track`).
+
+A seat always gets in (its oldest connection is closed beyond `max_connections_per_seat`);
+spectators have caps of their own, per game and per address. Looking a game up by its code
+is rate-limited per address (`lookups_per_second`). A close reason always fits its frame.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -22,11 +29,14 @@ from munchkin.engine.actions import ActionFormatError, action_from_dict
 from munchkin.engine.errors import RulesError
 from munchkin.store import StoreError
 from munchkin.web.config import WebConfig
+from munchkin.web.errors import close_reason, incident, told
+from munchkin.web.guard import address_key
 from munchkin.web.hub import Entry, Hub
 from munchkin.web.lobby import LobbyError
 from munchkin.web.protocol import Act, Hello, Refusal, encode, parse
 from munchkin.web.ratelimit import Bucket
 from munchkin.web.room import Snapshot
+from munchkin.web.tokens import CODE_PATTERN
 
 log = logging.getLogger("munchkin.web")
 router = APIRouter()
@@ -36,7 +46,7 @@ HELLO_SECONDS = 10.0
 MAX_PENDING_LINES = 500
 STRIKES = 3
 """Rate-limited bursts a connection may exceed before it is closed."""
-POLICY, TOO_BIG, UNKNOWN = 1008, 1009, 4404
+POLICY, TOO_BIG, FAILED, LATER, UNKNOWN, ELSEWHERE = 1008, 1009, 1011, 1013, 4404, 4409
 
 
 class Closing(Exception):
@@ -68,6 +78,12 @@ class Connection:
         self.due.set()  # the lobby table first
         self.timer: asyncio.TimerHandle | None = None
         self.peer = f"{ws.client.host}:{ws.client.port}" if ws.client else "?"
+        self.address = address_key(ws.client.host) if ws.client else "?"
+        self.opened = asyncio.get_running_loop().time()
+        self.sent_seq: int | None = None
+        self.sent_seats: list[dict[str, Any]] | None = None
+        self.spectating = False
+        self.closer: asyncio.Task[None] | None = None
 
     # -- told by the hub and the room ------------------------------------------------
 
@@ -80,6 +96,16 @@ class Connection:
     def lobby_changed(self) -> None:
         self.lobby_dirty = True
         self._schedule()
+
+    def kick(self, code: int, reason: str) -> None:
+        """Close this connection (its seat was freed, the game expired...)."""
+        if self.closer is None:
+            self.closer = asyncio.get_running_loop().create_task(self._close(code, reason))
+
+    async def _close(self, code: int, reason: str) -> None:
+        with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnected):
+            if self.ws.client_state == WebSocketState.CONNECTED:
+                await self.ws.close(code, close_reason(reason))
 
     def _schedule(self) -> None:
         """Send at once if urgent, else once `idle_refresh_seconds` have passed since the first
@@ -98,14 +124,13 @@ class Connection:
         except TimeoutError:
             raise Closing(POLICY, f"say hello within {HELLO_SECONDS:.0f} s") from None
         self._take_seat(hello)
-        if len(self.entry.watchers) >= self.hub.config.max_connections_per_game:
-            raise Closing(POLICY, "too many connections to this game")
-        await self._send({"type": "welcome", "code": self.entry.table.code, "seat": self.seat})
-        await self.hub.room(self.entry)  # a saved game is resumed before the first connection joins it
-        self.entry.watchers.add(self)
-        self.hub.attach(self.entry, self)
-        sender = asyncio.create_task(self._send_loop())
+        self._admit()
+        sender: asyncio.Task[None] | None = None
         try:
+            await self._send({"type": "welcome", "code": self.entry.table.code, "seat": self.seat})
+            await self.hub.room(self.entry)  # a saved game is resumed before the first connection joins it
+            await self.hub.attach(self.entry, self)
+            sender = asyncio.create_task(self._send_loop())
             while True:
                 message = await self._receive()
                 try:
@@ -114,9 +139,32 @@ class Connection:
                     await self._send(refusal.message(message.ref if isinstance(message, Act) else None))
         finally:
             self.hub.detach(self.entry, self)
-            sender.cancel()
+            if self.spectating:
+                self.entry.spectators[self.address] -= 1
+                if self.entry.spectators[self.address] <= 0:
+                    del self.entry.spectators[self.address]
+            if sender is not None:
+                sender.cancel()
             if self.timer is not None:
                 self.timer.cancel()
+
+    def _admit(self) -> None:
+        """Let a seat in, closing its oldest connection beyond its cap; a spectator only below
+        the game's and the address's caps."""
+        config = self.hub.config
+        entry = self.entry
+        if self.seat is not None:
+            mine = [w for w in entry.watchers if w.seat_index == self.seat_index]
+            mine.sort(key=lambda w: w.opened)
+            for old in mine[: max(0, len(mine) - config.max_connections_per_seat + 1)]:
+                old.kick(ELSEWHERE, "this seat was opened in another tab")
+            return
+        if sum(entry.spectators.values()) >= config.max_spectators_per_game:
+            raise Closing(LATER, "this game has as many spectators as it lets in; try again later")
+        if entry.spectators[self.address] >= config.max_spectators_per_address:
+            raise Closing(LATER, "you are watching this game from too many tabs already")
+        entry.spectators[self.address] += 1
+        self.spectating = True
 
     def _take_seat(self, message: Hello | Act) -> None:
         if not isinstance(message, Hello):
@@ -178,8 +226,8 @@ class Connection:
         except (ActionFormatError, RulesError) as exc:
             raise Refusal("rules" if isinstance(exc, RulesError) else "bad_action", str(exc)) from None
         except StoreError as exc:
-            log.error("game %s: a decision could not be saved: %s", self.entry.table.code, exc)
-            raise Refusal("server", "the game could not be saved: try again") from None
+            error_id = incident(f"game {self.entry.table.code}: a decision of {self.seat} was not saved", exc)
+            raise Refusal("server", told("your move could not be saved: try again", error_id)) from None
 
     # -- sending ---------------------------------------------------------------------
 
@@ -199,9 +247,24 @@ class Connection:
                 self.lobby_dirty = False
                 await self._send({"type": "lobby", "table": self.entry.table.public()})
             room = self.entry.room
-            if self.game_dirty and room is not None:
+            if self.game_dirty and room is not None and self in room.counted:
                 self.game_dirty = False
-                await self._send(self._game_message(room.snapshot(self.seat, self.sent_view)))
+                snapshot = room.snapshot(self.seat, self.sent_view)
+                if self._worth_sending(snapshot):
+                    await self._send(self._game_message(snapshot))
+
+    def _worth_sending(self, snapshot: Snapshot) -> bool:
+        """Whether there is anything new for the client: its view (and so its seq), the log,
+        who is at the table, the acknowledgement of its action. A change it cannot see sends
+        nothing: an empty message would tell that a bystander decided something."""
+        return bool(
+            not self.sent_view
+            or snapshot.changed
+            or self.lines
+            or snapshot.fields["seq"] != self.sent_seq
+            or snapshot.fields["seats"] != self.sent_seats
+            or self.acked != self.sent_ack
+        )
 
     def _urgent(self) -> bool:
         """Whether to send at once: the lobby changed, the game waits for this seat, or the
@@ -211,7 +274,7 @@ class Connection:
             self.lobby_dirty
             or room is None
             or self.acked != self.sent_ack
-            or (self.seat is not None and self.seat in room.session.waiting_humans())
+            or (self.seat is not None and self.seat in room.waiting)
         )
 
     def _game_message(self, snapshot: Snapshot) -> dict[str, Any]:
@@ -227,6 +290,7 @@ class Connection:
             "log": self.lines,
         }
         message["acked"] = self.sent_ack = self.acked
+        self.sent_seq, self.sent_seats = snapshot.fields["seq"], snapshot.fields["seats"]
         self.lines = []
         return message
 
@@ -242,19 +306,36 @@ async def game_socket(ws: WebSocket, code: str) -> None:
     """Play or watch the game `code`."""
     hub: Hub = ws.app.state.hub
     await ws.accept()
+    address = address_key(ws.client.host) if ws.client else "?"
+    if not hub.lookups.take(address):
+        await _close(ws, LATER, "too many game lookups: slow down")
+        return
     try:
+        if not re.fullmatch(CODE_PATTERN, code):
+            raise LobbyError(404, "there is no such game here")
         entry = hub.entry(code)
     except LobbyError as exc:
-        await ws.close(UNKNOWN, str(exc))
+        await _close(ws, UNKNOWN, str(exc))
         return
     try:
         await Connection(ws, hub, entry).run()
     except (WebSocketDisconnect, WebSocketDisconnected):
         pass  # the client left: noticed reading, or sending (after the other task noticed it)
     except Closing as closing:
-        log.info("game %s: closing a connection: %s", code, closing)
+        log.info("game %s: closing a connection: %s", entry.table.code, closing)
+        await _close(ws, closing.code, str(closing))
+    except LobbyError as exc:  # a game that cannot be resumed: its message is plain, with an error id
+        with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnected):
+            await ws.send_text(encode(Refusal("server", str(exc)).message()))
+        await _close(ws, FAILED, str(exc))
+    except Exception as exc:
+        error_id = incident(f"game {entry.table.code}: a connection failed", exc)
+        log.exception("error %s", error_id)
+        await _close(ws, FAILED, told("the server failed", error_id))
+
+
+async def _close(ws: WebSocket, code: int, reason: str) -> None:
+    """Close with a reason cut to fit (123 bytes), unless the connection is closed already."""
+    with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnected):
         if ws.client_state == WebSocketState.CONNECTED:
-            await ws.close(closing.code, str(closing))
-    except LobbyError as exc:
-        await ws.send_text(encode(Refusal("server", str(exc)).message()))
-        await ws.close(POLICY, str(exc))
+            await ws.close(code, close_reason(reason))
