@@ -21,7 +21,8 @@ from munchkin.session import Seat, Session
 from munchkin.store import Store
 from munchkin.tui.app import MunchkinApp
 from munchkin.tui.cli import register
-from munchkin.tui.widgets import ActionMenu, HandoverScreen, HelpScreen
+from munchkin.tui.screens import ConfirmScreen, EndScreen, HandoverScreen, HelpScreen
+from munchkin.tui.widgets import ActionMenu
 from shared_wins import LOW_WIN, RANDOM_BOTS, shared_win_seed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,13 +49,30 @@ def drive(app: MunchkinApp, script: Callable[[Pilot[None]], Coroutine[Any, Any, 
     asyncio.run(run())
 
 
-async def press_until(pilot: Pilot[None], done: Callable[[], bool], key: str = "enter") -> None:
-    """Press `key` until `done()`, at most MAX_KEYS times."""
+def go_on(app: MunchkinApp) -> str:
+    """The key that lets the game go on quietly: Enter (the default), "y" to a question, Esc
+    from the end screen, Fight! when the menu has no default (a fight being lost)."""
+    screen = app.screen
+    if isinstance(screen, EndScreen):
+        return "escape"
+    if isinstance(screen, ConfirmScreen):
+        return "y"
+    if isinstance(screen, HandoverScreen):
+        return "enter"
+    menu = app.query_one(ActionMenu)
+    if menu.highlighted is None and Action("resolve_combat") in menu.keys:
+        return menu.keys[Action("resolve_combat")]
+    return "enter"
+
+
+async def press_until(pilot: Pilot[None], done: Callable[[], bool], key: str | None = None) -> None:
+    """Press `key` (else whatever lets the game go on, `go_on`) until `done()`, at most
+    MAX_KEYS times."""
     for _ in range(MAX_KEYS):
         if done():
             return
-        await pilot.press(key)
-    raise AssertionError(f"not reached after {MAX_KEYS} presses of {key}")
+        await pilot.press(key or go_on(pilot.app))  # type: ignore[arg-type]
+    raise AssertionError(f"not reached after {MAX_KEYS} presses of {key or 'the keys that go on'}")
 
 
 def text(app: MunchkinApp, selector: str) -> str:
@@ -119,6 +137,11 @@ def test_a_whole_game_against_bots_through_the_keyboard(tmp_path: Path) -> None:
 
     async def script(pilot: Pilot[None]) -> None:
         await press_until(pilot, lambda: session.over)
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen), "the standings come up at the end"
+        assert f"Game over: {session.winner} wins" in text(app, "#end")
+        await pilot.press("u")  # no undo once the game is over
+        await pilot.press("escape")
         assert text(app, "#situation").startswith(f"Game over: {session.winner} wins")
         assert app.query_one(ActionMenu).actions == []
         assert log_lines(app)[-1] == f"{session.winner} reaches the winning level and wins the game!"
@@ -141,6 +164,9 @@ def test_a_game_won_by_several_names_them_all(tmp_path: Path) -> None:
     async def script(pilot: Pilot[None]) -> None:
         await pilot.pause()
         together = f"{', '.join(winners[:-1])} and {winners[-1]} win together"
+        assert isinstance(app.screen, EndScreen)
+        assert f"Game over: {together}." in text(app, "#end")
+        await pilot.press("escape")
         assert text(app, "#situation").startswith(f"Game over: {together} after ")
         assert app.query_one(ActionMenu).actions == []
 
@@ -184,7 +210,7 @@ def test_number_keys_take_that_action_and_the_combat_panel_shows_both_sides(tmp_
         menu = app.query_one(ActionMenu)
         second = menu.actions[1]
         before = len(session.decisions)
-        await pilot.press("2")
+        await pilot.press(menu.keys[second])
         assert (session.decisions[before].player, session.decisions[before].action) == ("Ann", second)
 
     drive(app, script)

@@ -6,30 +6,54 @@ the game after every decision; bots play whenever no human has to decide.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
+from typing import Any
+
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, OptionList, RichLog, Static
 
-from munchkin.describe import options_text, prompt_kind, situation
+from munchkin.describe import describe, losing, options_text, prompt_kind, situation, standings
+from munchkin.engine.actions import CARD_VERBS, Action
 from munchkin.engine.errors import RulesError
 from munchkin.session import HUMAN, Session, SessionError
+from munchkin.store.store import load_cards
 from munchkin.tui.history import History
-from munchkin.tui.widgets import ActionMenu, CombatPanel, HandoverScreen, HelpScreen, OthersPanel, TablePanel
+from munchkin.tui.screens import (
+    AskHelpScreen,
+    CardRef,
+    CardScreen,
+    ConfirmScreen,
+    EndScreen,
+    HandoverScreen,
+    HelpScreen,
+    LogScreen,
+    TradeScreen,
+)
+from munchkin.tui.widgets import KEY_POOL, ZONES, ActionMenu, CombatPanel, Entry, OthersPanel, TablePanel
 
 CSS = """
 #main { height: 1fr; }
 #left { width: 1fr; }
 #right { width: 1fr; }
 #me, #others { border: round $accent; padding: 0 1; height: auto; }
-#combat { border: round $error; padding: 0 1; height: auto; }
+#combat { border: round $error; padding: 0 1; height: auto; max-height: 60%; overflow-y: auto; }
 #situation { background: $boost; padding: 0 1; text-style: bold; height: auto; }
 #actions { height: 1fr; min-height: 5; border: round $primary; }
 #log { height: 12; border: round $secondary; }
-HandoverScreen { align: center middle; }
-#handover { width: auto; border: thick $accent; padding: 1 4; text-style: bold; }
-HelpScreen { align: center middle; }
-#help { width: 90%; height: 90%; border: thick $accent; background: $surface; }
+HandoverScreen, HelpScreen, ConfirmScreen, EndScreen { align: center middle; }
+#handover, #confirm, #end { width: auto; max-width: 90%; border: thick $accent; padding: 1 4;
+  background: $surface; }
+#help, #cards, #full-log, #dialog { width: 90%; height: 90%; border: thick $accent; background: $surface; }
+CardScreen, LogScreen, TradeScreen, AskHelpScreen { align: center middle; }
+#card-list { width: 2fr; }
+#card-side { width: 3fr; padding: 0 1; }
+#dialog { padding: 0 1; height: auto; max-height: 90%; }
+#dialog OptionList { height: auto; max-height: 8; }
+#dialog SelectionList { height: auto; max-height: 12; width: 1fr; }
+.dim { color: $text-muted; }
 """
 
 
@@ -39,7 +63,9 @@ class MunchkinApp(App[None]):
     CSS = CSS
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
-        *(Binding(str(i + 1), f"pick({i})", show=False) for i in range(9)),
+        *(Binding(key, f"key('{key}')", show=False) for key in KEY_POOL),
+        Binding("c", "cards", "Cards"),
+        Binding("l", "log", "Log"),
         Binding("u", "undo", "Undo"),
         Binding("question_mark", "help", "Rules"),
         Binding("q", "quit", "Quit (saved)"),
@@ -47,14 +73,26 @@ class MunchkinApp(App[None]):
 
     def __init__(self, session: Session) -> None:
         super().__init__()
-        self.session = session
-        self.title = "Munchkin" if session.game_id is None else f"Munchkin · game {session.game_id}"
         self.humans = [seat.name for seat in session.seats if seat.kind == HUMAN]
         if not self.humans:
             raise ValueError("the terminal game needs at least one human seat")
+        self._open(session)
+
+    def _open(self, session: Session) -> None:
+        """Play `session` from now on (a new game: play again)."""
+        self.session = session
+        self.title = "Munchkin" if session.game_id is None else f"Munchkin · game {session.game_id}"
         self.seat: str | None = None
         self.history = History(session)
         self._written: tuple[str | None, int] = (None, 0)
+        cards = load_cards(tuple(session.sets))
+        self.defs = {card.id: card for card in cards}
+        self.types = {card.id: card.type for card in cards}
+        self.warnings: dict[Action, list[str]] = {}
+        self.offered: dict[str, int] = {}
+        """Treasures last offered to each player for help, in the fight on now."""
+        self.data: dict[str, Any] = {}
+        self._ended = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -66,7 +104,7 @@ class MunchkinApp(App[None]):
                 yield CombatPanel(id="combat")
                 yield Static(id="situation")
                 yield ActionMenu(id="actions")
-                yield RichLog(id="log", wrap=True, min_width=20, max_lines=500)
+                yield RichLog(id="log", wrap=True, min_width=20)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -95,17 +133,62 @@ class MunchkinApp(App[None]):
             return self.seat
         return waiting[0] if waiting else self.humans[0]
 
-    def decide(self, action_index: int) -> None:
-        """Apply the menu's action number `action_index` for the human at the keyboard."""
-        menu = self.query_one(ActionMenu)
-        if self.seat is None or not 0 <= action_index < len(menu.actions):
+    def take(self, entry: Entry | None) -> None:
+        """A line of the menu: open its dialog, or ask before a play that costs more than it
+        says, or decide it."""
+        if entry is None or self.seat is None:
+            return
+        if entry == "trade":
+            trades = self.query_one(ActionMenu).dialogs["trade"]
+            self.push_screen(TradeScreen(trades, self.session.names), self._decided)
+        elif entry == "help":
+            self.push_screen(self._ask_screen(), self._decided)
+        elif isinstance(entry, Action) and entry in self.warnings:
+            what = describe(entry, self.session.names, self.seat)
+            self.push_screen(
+                ConfirmScreen(what, self.warnings[entry]), lambda yes: self.decide(entry) if yes else None
+            )
+        elif isinstance(entry, Action):
+            self.decide(entry)
+
+    def _ask_screen(self) -> AskHelpScreen:
+        combat = self.data.get("combat") or {}
+        me = next(t for t in self.data["players"] if t["name"] == self.seat)
+        return AskHelpScreen(
+            self.query_one(ActionMenu).dialogs["help"],
+            handed(me, self.defs),
+            self.session.names,
+            self.offered,
+            combat.get("declined", []),
+            self.session.options.help_asks,
+        )
+
+    def _decided(self, action: Action | None) -> None:
+        if action is not None:
+            self.decide(action)
+
+    def decide(self, action: Action) -> None:
+        """Apply `action` for the human at the keyboard; a refusal says why."""
+        if self.seat is None:
             return
         try:
-            events = self.session.apply(self.seat, menu.actions[action_index])
+            events = self.session.apply(self.seat, action)
         except (RulesError, SessionError) as exc:
             self.notify(str(exc), severity="error")
             return
+        if action.verb == "ask_help" and action.arg:
+            self.offered[action.arg] = action.reward
         self.history.add(events)
+        self.advance()
+
+    def play_again(self) -> None:
+        """A new game with the same seats, card sets and table options."""
+        old = self.session
+        seed = random.randrange(1 << 30)
+        self._open(Session.start(list(old.seats), list(old.sets), seed, old.store, old.options))
+        self.query_one(ActionMenu).keys = {}
+        self.query_one(RichLog).clear()
+        self.notify(f"A new game: {self.title.removeprefix('Munchkin · ')}.")
         self.advance()
 
     # -- the screen ----------------------------------------------------------------------------
@@ -114,19 +197,37 @@ class MunchkinApp(App[None]):
         """Redraw every panel from the current human's view."""
         assert self.seat is not None
         view = self.session.view(self.seat)
-        data, names = view.data, self.session.names
+        data, names, advice = view.data, self.session.names, view.advice
+        self.data = data
         rules = (
             "" if not self.session.options.changed() else f" · {options_text(self.session.options.changed())}"
         )
         self.sub_title = f"turn {data['turn']} · {data['active']}'s turn{rules} · you are {self.seat}"
-        self.query_one(TablePanel).show(data)
+        if data["combat"] is None:
+            self.offered = {}
+        legal = view.legal if data["deciding"] else []
+        self.warnings = {
+            view.legal[int(index)]: [f"{c['message']} ({c['rule']})" for c in found]
+            for index, found in advice.get("warnings", {}).items()
+        }
+        self.query_one(TablePanel).show(data, self.defs, advice)
         self.query_one(OthersPanel).show(data)
-        self.query_one(CombatPanel).show(data["combat"])
-        self.query_one("#situation", Static).update(situation(data, names))
+        self.query_one(CombatPanel).show(data["combat"], advice, self.seat, names)
+        self.query_one("#situation", Static).update(situation(data, names, advice))
         menu = self.query_one(ActionMenu)
-        menu.show(view.legal if data["deciding"] else [], names, self.seat, prompt_kind(data))
+        menu.show(legal, names, self.seat, prompt_kind(data), self.types, losing(advice, self.seat))
         menu.focus()
         self.show_log()
+        if self.session.over and not self._ended:
+            self._ended = True
+            events = [event for _, event in self.history.events]
+            self.push_screen(EndScreen(standings(data, events, names)), self._after_end)
+
+    def _after_end(self, choice: str | None) -> None:
+        if choice == "again":
+            self.play_again()
+        elif choice == "quit":
+            self.exit()
 
     def show_log(self) -> None:
         """Add the new lines of the current human's log; start over when the human changed."""
@@ -140,20 +241,61 @@ class MunchkinApp(App[None]):
             log.write(line)
         self._written = (self.seat, len(lines))
 
+    def cards_to_read(self) -> tuple[list[CardRef], int]:
+        """Every card the player may see, by where it is, and the first one of the highlighted
+        menu line (if it names a card)."""
+        data = self.data
+        cards: list[CardRef] = []
+        entry = self.query_one(ActionMenu).highlighted_entry()
+        named = action_cards(entry) if isinstance(entry, Action) else []
+        cards += [
+            ("This action", {"id": card_id, "name": self.session.names.get(card_id, card_id)})
+            for card_id in named
+        ]
+        cards += [("Your hand", card) for card in data.get("hand", [])]
+        combat = data.get("combat")
+        if combat:
+            cards += [("The fight", card) for card in combat["monsters"] + combat["played"]]
+        if data.get("face_up"):
+            cards.append(("Face up", data["face_up"]))
+        for table in data.get("players", []):
+            where = "You: in play" if table["name"] == self.seat else f"{table['name']}: in play"
+            for key, _ in ZONES:
+                for card in table[key]:
+                    cards.append((where, card))
+                    cards += [(where, extra) for extra in card.get("attached", []) + card.get("carrying", [])]
+        cards += [("A body to loot", card) for card in data.get("body", [])]
+        for pile, title in (("door_discard", "Door discards"), ("treasure_discard", "Treasure discards")):
+            cards += [(title, card) for card in reversed(data.get(pile, [])[-5:])]
+        if self.seat is not None:
+            cards += [
+                ("In the log", {"id": i, "name": self.session.names.get(i, i)})
+                for i in self.history.cards(self.seat)[:20]
+            ]
+        return cards, 0
+
     # -- keys --------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Decisions only from the game screen, never from behind the handover or help screen."""
-        return action not in ("pick", "undo", "help") or len(self.screen_stack) == 1
+        """Decisions only from the game screen, never from behind another screen."""
+        return action not in ("key", "undo", "help", "cards", "log") or len(self.screen_stack) == 1
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
-        self.decide(message.option_index)
+        if message.option_list.id == "actions":
+            self.take(self.query_one(ActionMenu).entry_at(message.option.id))
 
-    def action_pick(self, index: int) -> None:
-        self.decide(index)
+    def action_key(self, key: str) -> None:
+        entry = self.query_one(ActionMenu).entry_for_key(key)
+        if entry is None:
+            self.notify(f"No action has the key {key} now.", severity="warning")
+            return
+        self.take(entry)
 
     def action_undo(self) -> None:
         if self.seat is None:
+            return
+        if self.session.over:
+            self.notify("The game is over: there is nothing to undo.", severity="warning")
             return
         try:
             taken_back = self.session.undo(self.seat)
@@ -166,3 +308,29 @@ class MunchkinApp(App[None]):
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
+
+    def action_cards(self) -> None:
+        cards, start = self.cards_to_read()
+        self.push_screen(CardScreen(cards, self.defs, self.session.names, start))
+
+    def action_log(self) -> None:
+        if self.seat is not None:
+            self.push_screen(LogScreen(self.history.lines(self.seat)))
+
+
+def action_cards(action: Action) -> list[str]:
+    """The card ids an action names: its card, what it is played on, the cards it pays or
+    trades."""
+    ids = [action.arg] if action.verb in CARD_VERBS and action.arg else []
+    ids += [i for i in (action.on, action.hireling) if i]
+    ids += [*action.cards, *action.give, *action.take]
+    return list(dict.fromkeys(ids))
+
+
+def handed(table: Mapping[str, Any], defs: Mapping[str, Any]) -> list[str]:
+    """The ids of a player's items in play that may change hands (B13, H5): items, steeds,
+    what hirelings carry, hirelings with a gold value."""
+    cards = table["equipped"] + table["carried"] + table["steeds"]
+    cards += [c for h in table["hirelings"] for c in h.get("carrying", [])]
+    cards += [h for h in table["hirelings"] if getattr(defs.get(h["id"]), "value", None) is not None]
+    return list(dict.fromkeys(card["id"] for card in cards))

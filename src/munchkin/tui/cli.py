@@ -103,7 +103,9 @@ def _on_screen(session: Session) -> None:
     """The terminal game, then how to go on with it."""
     from munchkin.tui.app import MunchkinApp  # Textual loads only for the screen
 
-    MunchkinApp(session).run()
+    app = MunchkinApp(session)
+    app.run()
+    session = app.session  # another game, if the players chose to play again
     if session.over:
         typer.echo(f"Game {session.game_id} is over: {winners_text(session.winners)}.")
     else:

@@ -1,21 +1,27 @@
-"""The game screen's panels; each one renders a piece of a player's view (`PlayerView.data`)."""
+"""The game screen's panels; each one renders a piece of a player's view (`PlayerView.data`)
+and the advice beside it (`PlayerView.advice`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Center, Middle, VerticalScroll
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Markdown, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from munchkin.describe import breakdown_lines, default_action, describe
+from munchkin.cards.schema import CardDef
+from munchkin.cardtext import brief
+from munchkin.describe import (
+    GROUPS,
+    breakdown_lines,
+    default_action,
+    describe,
+    escape_lines,
+    group_of,
+    verdict,
+)
 from munchkin.engine.actions import Action
-from munchkin.tui.rules_help import KEYS, RULES
 
 ZONES = (
     ("races", "Race"),
@@ -27,6 +33,15 @@ ZONES = (
     ("hirelings", "Hirelings"),
     ("curses", "Curses"),
 )
+KEY_POOL = "1234567890abdefghijkmnoprstvwxyz"
+"""The keys that take an action from the menu, in the order they are handed out (c, l, q and
+u are the screen's own)."""
+DIALOGS = {"trade": "Trade or give… (choose a player and the items)", "help": "Ask for help… (with a bribe)"}
+"""Menu lines that open a dialog instead of a wall of actions, by kind."""
+DIALOG_VERBS = {"trade": "trade", "ask_help": "help"}
+
+Entry = Action | str
+"""A line of the menu: an action, or the kind of a dialog (`DIALOGS`)."""
 
 
 def card_names(cards: list[dict[str, Any]]) -> str:
@@ -43,11 +58,15 @@ def card_names(cards: list[dict[str, Any]]) -> str:
 
 
 def table_text(table: Mapping[str, Any], active: bool) -> Text:
-    """One player's face-up table: level, sex, hand count, and each zone that holds a card."""
+    """One player's face-up table: level, strength, sex, hand count, and each zone that holds
+    a card."""
     text = Text()
     marker = "▶ " if active else "  "
     text.append(f"{marker}{table['name']}", style="bold")
-    text.append(f"  level {table['level']}, {table['sex']}, {table['hand_count']} card(s) in hand")
+    text.append(
+        f"  level {table['level']}, strength {table['strength']}, {table['sex']}, "
+        f"{table['hand_count']} card(s) in hand"
+    )
     if table["dead"]:
         text.append("  DEAD", style="bold red")
     for key, label in ZONES:
@@ -58,7 +77,7 @@ def table_text(table: Mapping[str, Any], active: bool) -> Text:
 
 
 def standing(munchkins: int, monsters: int) -> str:
-    """Who wins the fight as it stands (B6)."""
+    """Who is ahead in the fight, by the totals alone (B6)."""
     if munchkins > monsters:
         return f"The munchkins are ahead by {munchkins - monsters}."
     if munchkins == monsters:
@@ -67,15 +86,22 @@ def standing(munchkins: int, monsters: int) -> str:
 
 
 class TablePanel(Static):
-    """Your own table and hand."""
+    """Your own table and hand: each card of the hand with its numbers, and why it cannot be
+    played now."""
 
-    def show(self, data: Mapping[str, Any]) -> None:
+    def show(self, data: Mapping[str, Any], defs: Mapping[str, CardDef], advice: Mapping[str, Any]) -> None:
         me = next(t for t in data["players"] if t["name"] == data["player"])
         text = table_text(me, data["active"] == me["name"])
-        text.append(f"\n\nYour hand ({len(data['hand'])}, limit {data['hand_limit']}):\n", style="bold")
-        text.append(
-            "\n".join(f"  {c['name']} ({c['type'].replace('_', ' ')})" for c in data["hand"]) or "  empty"
-        )
+        text.append(f"\n\nYour hand ({len(data['hand'])}, limit {data['hand_limit']}):", style="bold")
+        why_not = advice.get("why_not", {})
+        for card in data["hand"]:
+            numbers = brief(defs[card["id"]]) if card["id"] in defs else card["type"]
+            refused = why_not.get(card["id"])
+            text.append(f"\n  {card['name']} ({numbers})", style="dim" if refused else "")
+            if refused:
+                text.append(f"\n      not now: {refused['message']} ({refused['rule']})", style="dim italic")
+        if not data["hand"]:
+            text.append("\n  empty")
         if data["face_up"]:
             text.append(f"\n\nFace up: {data['face_up']['name']}", style="bold yellow")
         self.update(text)
@@ -94,9 +120,16 @@ class OthersPanel(Static):
 
 
 class CombatPanel(Static):
-    """The fight on now: who fights what, both sides' strength and its breakdown."""
+    """The fight on now: who fights what, both sides' strength and its breakdown, the verdict,
+    which side each card played was for, and the chance to run away from each monster."""
 
-    def show(self, combat: Mapping[str, Any] | None) -> None:
+    def show(
+        self,
+        combat: Mapping[str, Any] | None,
+        advice: Mapping[str, Any] | None = None,
+        me: str | None = None,
+        names: Mapping[str, str] | None = None,
+    ) -> None:
         self.display = combat is not None
         if combat is None:
             self.update("")
@@ -112,57 +145,101 @@ class CombatPanel(Static):
             lines = breakdown_lines(combat[side]["explain"])
             text.append(f"\n{lines[0]}", style=f"bold {style}")
             text.append("".join(f"\n{line}" for line in lines[1:]))
-        text.append(
-            f"\n{standing(combat['munchkins']['total'], combat['monster_side']['total'])}", style="bold"
-        )
+        said = verdict((advice or {}).get("combat"), me)
+        if not said:
+            said = standing(combat["munchkins"]["total"], combat["monster_side"]["total"])
+        text.append(f"\n{said}", style="bold")
         if combat["played"]:
             played = (f"{card['name']} (for the {card['side']})" for card in combat["played"])
             text.append(f"\nPlayed: {', '.join(played)}", style="dim")
         if combat["stage"] == "run":
             text.append(f"\nRunning away: {', '.join(combat['runners'])}", style="bold yellow")
+        for line in escape_lines(advice, me, names or {}):
+            text.append(f"\n{line}", style="" if line.startswith(" ") else "bold")
         self.update(text)
 
 
 class ActionMenu(OptionList):
-    """Your legal actions in words: the default first and highlighted, keys 1-9 on the first nine."""
+    """Your legal actions in words, grouped by kind, the default first and highlighted. Each
+    line has a key (`KEY_POOL`) that it keeps while it stays on the menu; a key freed by a
+    line that went is not handed out again at once, so a quick second press never takes
+    another action than the first. Trades and help requests open a dialog."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.actions: list[Action] = []
+        """The actions on the menu, in order (those of the dialogs not included)."""
+        self.entries: list[Entry] = []
+        self.dialogs: dict[str, list[Action]] = {}
+        self.keys: dict[Entry, str] = {}
+        self.default: Entry | None = None
 
-    def show(self, legal: list[Action], names: Mapping[str, str], me: str, prompt: str | None = None) -> None:
-        """The actions, answers read as answers to the open question of kind `prompt`."""
-        first = default_action(legal)
-        self.actions = [first, *(a for a in legal if a != first)] if first else []
-        self.set_options(
-            Option(f"{i + 1 if i < 9 else ' '}  {describe(a, names, me, prompt)}")
-            for i, a in enumerate(self.actions)
-        )
-        self.highlighted = 0 if self.actions else None
+    def show(
+        self,
+        legal: Sequence[Action],
+        names: Mapping[str, str],
+        me: str,
+        prompt: str | None = None,
+        types: Mapping[str, str] | None = None,
+        losing: bool = False,
+    ) -> None:
+        """The actions, answers read as answers to the open question of kind `prompt`; no
+        default while the player is `losing` their fight (B6)."""
+        self.dialogs = {kind: [a for a in legal if DIALOG_VERBS.get(a.verb) == kind] for kind in DIALOGS}
+        direct = [a for a in legal if a.verb not in DIALOG_VERBS]
+        first = default_action(direct, losing) if direct else None
+        by_group: dict[str, list[Entry]] = {group: [] for group in GROUPS}
+        for action in direct:
+            by_group[group_of(action, me, types or {})].append(action)
+        for kind in DIALOGS:
+            if self.dialogs[kind]:
+                by_group[kind].append(kind)
+        if first is not None:
+            by_group[group_of(first, me, types or {})].remove(first)
+            by_group["main"].insert(0, first)
+        groups = [(g, entries) for g, entries in by_group.items() if entries]
+        self.entries = [entry for _, entries in groups for entry in entries]
+        self.actions = [e for e in self.entries if isinstance(e, Action)]
+        self.keys = self._keys(self.entries)
+        self.default = first
+        options: list[Option | None] = []
+        for group, entries in groups:
+            if len(groups) > 1:
+                options.append(Option(Text(GROUPS[group], style="bold underline"), disabled=True))
+            for entry in entries:
+                label = DIALOGS[entry] if isinstance(entry, str) else describe(entry, names, me, prompt)
+                key = self.keys.get(entry, " ")
+                options.append(Option(f"{key:>2}  {label}", id=f"e{self.entries.index(entry)}"))
+        self.set_options(options)
+        self.highlighted = None if first is None else self.option_index(first)
 
+    def _keys(self, entries: list[Entry]) -> dict[Entry, str]:
+        """Keys for the new menu: the old ones kept; new lines get keys neither in use nor
+        just freed."""
+        old = self.keys
+        kept = {entry: old[entry] for entry in entries if entry in old}
+        freed = set(old.values()) - set(kept.values())
+        free = (k for k in KEY_POOL if k not in kept.values() and k not in freed)
+        keys = dict(kept)
+        for entry in entries:
+            if entry not in keys:
+                key = next(free, None)
+                if key is not None:
+                    keys[entry] = key
+        return keys
 
-class HandoverScreen(Screen[None]):
-    """Hides the table between two humans at one keyboard."""
+    def option_index(self, entry: Entry) -> int:
+        return self.get_option_index(f"e{self.entries.index(entry)}")
 
-    BINDINGS = [Binding("enter", "dismiss", "Ready")]
+    def entry_at(self, option_id: str | None) -> Entry | None:
+        if option_id is None or not option_id.startswith("e"):
+            return None
+        return self.entries[int(option_id[1:])]
 
-    def __init__(self, player: str) -> None:
-        super().__init__()
-        self.player = player
+    def entry_for_key(self, key: str) -> Entry | None:
+        return next((entry for entry, k in self.keys.items() if k == key and entry in self.entries), None)
 
-    def compose(self) -> ComposeResult:
-        with Middle(), Center():
-            yield Static(f"Pass the keyboard to {self.player}; press Enter.", id="handover")
-
-
-class HelpScreen(ModalScreen[None]):
-    """The keys and the rules in short."""
-
-    BINDINGS = [
-        Binding("escape", "dismiss", "Close"),
-        Binding("question_mark", "dismiss", "Close", show=False),
-    ]
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help"):
-            yield Markdown(KEYS + "\n" + RULES)
+    def highlighted_entry(self) -> Entry | None:
+        if self.highlighted is None:
+            return None
+        return self.entry_at(self.get_option_at_index(self.highlighted).id)
