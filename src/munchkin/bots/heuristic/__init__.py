@@ -12,7 +12,10 @@ modules, one concept each:
 - `helping`: whom it asks for help, and when it helps;
 - `hampering`: others' fights, turned when they would win the game or bring the leader close;
 - `running`: running away, hirelings sacrificed, flight and re-rolls;
-- `answers`: the questions put to it (loot, charity, limits, a die to set);
+- `answers`: the questions put to it (loot, charity, limits, a tax, a die to set);
+- `responses`: answers to a roll or a curse awaiting them (a die set, a roll again, a curse
+  cancelled);
+- `fight_words`: what the fight words of cards do to a fight, for `fights` and `hampering`;
 - `limits`: limits put right (B11);
 - `equipment`, `selling`, `curses`, `own_turn`: its own turn.
 
@@ -36,6 +39,7 @@ from munchkin.bots.heuristic.fights import own_fight
 from munchkin.bots.heuristic.hampering import others_fight
 from munchkin.bots.heuristic.helping import answer_help_request
 from munchkin.bots.heuristic.own_turn import own_turn, play_anytime
+from munchkin.bots.heuristic.responses import answer_pending
 from munchkin.bots.heuristic.running import run
 from munchkin.bots.heuristic.seats import builtin_definitions
 from munchkin.bots.heuristic.selling import answer_offer
@@ -48,6 +52,7 @@ __all__ = ["HeuristicBot"]
 
 RULES: tuple[Rule, ...] = (
     answer_prompt,
+    answer_pending,
     answer_offer,
     answer_help_request,
     play_anytime,

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from munchkin.bots.heuristic import limits, running
+from munchkin.bots.heuristic import limits, responses, running
 from munchkin.bots.heuristic.harms import harm, names_any
 from munchkin.bots.heuristic.seats import threat
 from munchkin.bots.heuristic.situation import Situation
-from munchkin.bots.heuristic.values import trait_score
+from munchkin.bots.heuristic.values import cheapest_payment, trait_score
 from munchkin.engine.actions import Action
 
 
@@ -64,12 +64,12 @@ def _half_trait(s: Situation, options: list[Action]) -> Action | None:
     return options[0] if as_half < not_half else options[-1]
 
 
-def _set_die(s: Situation, options: list[Action]) -> Action | None:
-    """The highest face for the bot's own side's roll, the lowest against someone else."""
-    mine = s.fight is not None and s.me in s.fight.fighters
-    return (
-        max(options, key=lambda a: int(a.arg or 0)) if mine else min(options, key=lambda a: int(a.arg or 0))
-    )
+def _pay_tax(s: Situation, options: list[Action]) -> Action | None:
+    """Pay an income tax with the items worth least to the bot that together make the gold
+    owed: the dearest in gold of them first, the rest being asked again (docs/card-format.md)."""
+    items = [(a, s.card(a.arg).value or 0, s.worth_in_play(a.arg or "")) for a in options]
+    paid = cheapest_payment(items, s.data["prompt"].get("owed") or 0)
+    return s.least_valuable(options) if paid is None else max(paid, key=lambda item: item[1])[0]
 
 
 ANSWERS: dict[str, Callable[[Situation, list[Action]], Action | None]] = {
@@ -84,6 +84,7 @@ ANSWERS: dict[str, Callable[[Situation, list[Action]], Action | None]] = {
     "half_trait": _half_trait,
     "get_rid": limits.get_rid,
     "take_off": limits.take_off,
-    "set_die": _set_die,
+    "set_die": responses.set_die,
+    "pay_tax": _pay_tax,
 }
 """Each kind of question and its answer; the others lose the least valuable card."""

@@ -7,8 +7,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from munchkin.bots.heuristic.fight_words import (
+    fight_value,
+    fight_word,
+    illusion_change,
+    lost_reward,
+    replaced,
+    wins_alone,
+)
 from munchkin.bots.heuristic.helping import help_to_ask
-from munchkin.bots.heuristic.seats import monster_strength, strength
+from munchkin.bots.heuristic.seats import Seat, monster_strength, strength
 from munchkin.bots.heuristic.situation import Fight, Situation
 from munchkin.bots.heuristic.values import GAME_VALUE, LEVEL_VALUE, TREASURE_VALUE, TROUBLE_MARGIN
 from munchkin.cards.schema import CardDef
@@ -30,6 +38,8 @@ class Use:
     points: int
     cost: float
     stops_win: bool = False
+    helps: bool = False
+    """It brings a helper (only one may help)."""
 
 
 def cheapest_cover(uses: Iterable[Use], need: int) -> list[Use] | None:
@@ -78,7 +88,7 @@ def own_fight(s: Situation) -> Action | None:
     charms = s.legal("charm") if len(fight.monsters) == 1 else []
     if charms and s.hand_value < s.run_loss() + fight.treasures * TREASURE_VALUE:
         return charms[0]
-    return done
+    return _shift_blame(s, fight) or done
 
 
 def _more_monsters(s: Situation, fight: Fight) -> Action | None:
@@ -107,7 +117,7 @@ def _win_value(s: Situation, fight: Fight) -> float:
 def _boost_plans(s: Situation, fight: Fight) -> list[tuple[float, Action]]:
     """Ways to turn the fight, each as (cost, first action): cards alone, or help with
     cards if need be."""
-    uses = _boosts(s)
+    uses = _boosts(s) + _fight_card_uses(s, fight)
     plans = []
     cards = cheapest_cover(uses, fight.to_win)
     if cards:
@@ -115,7 +125,7 @@ def _boost_plans(s: Situation, fight: Fight) -> list[tuple[float, Action]]:
     ask = help_to_ask(s, fight)
     if ask is not None:
         added = fight.lead_with(s.seats[ask.arg or ""]) - fight.lead
-        rest = cheapest_cover(uses, fight.to_win - added)
+        rest = cheapest_cover([u for u in uses if not u.helps], fight.to_win - added)
         if rest is not None:
             cost = ask.reward * TREASURE_VALUE + HELP_OVERHEAD + sum(u.cost for u in rest)
             plans.append((cost, ask))
@@ -146,3 +156,67 @@ def _boosts(s: Situation) -> list[Use]:
                 paid[action.verb] += 1
             uses.append(Use(action, points, s.value(card_id)))
     return uses
+
+
+def _fight_card_uses(s: Situation, fight: Fight) -> list[Use]:
+    """The best use of each fight card of the hand for the munchkins: the fighter's strength
+    doubled (Mirror), the strongest monster sent away (its level, and its treasures unless
+    the card keeps them, lost; the fight won outright when it was the only one), a monster
+    replaced by a weaker one from the hand, a strong player made to help for nothing (B8,
+    B16)."""
+    best: dict[str, Use] = {}
+    for a in s.legal("play"):
+        card = s.card(a.arg)
+        word = fight_word(card)
+        use = None
+        if word == "double_strength":
+            use = Use(a, strength(s.me), s.value(a.arg))
+        elif word == "send_away" and (gone := fight.index(a.on)) is not None:
+            points = fight.to_win if len(fight.monsters) == 1 else fight.powers[gone]
+            keeps = any(e.arg == "treasures" for e in card.effects)
+            use = Use(a, points, s.value(a.arg) + lost_reward(s, fight, gone, None, keeps))
+        elif word == "illusion":
+            new = s.card(a.on)
+            lost = lost_reward(s, fight, replaced(fight, a), new, False)
+            use = Use(a, -illusion_change(s, fight, a), s.value(a.arg) + s.value(a.on) + lost)
+        elif word == "force_help" and a.target != s.me.name and _may_force(s, fight, s.seats[a.target or ""]):
+            helper = s.seats[a.target or ""]
+            use = Use(a, fight.lead_with(helper) - fight.lead, s.value(a.arg) + HELP_OVERHEAD, helps=True)
+        if use is None or use.points <= 0:
+            continue
+        known = best.get(card.id)
+        if known is None or _better(use, known, fight.to_win):
+            best[card.id] = use
+    return list(best.values())
+
+
+def _better(use: Use, than: Use, need: int) -> bool:
+    """One use of a card beats another: enough alone and cheaper, else more points."""
+    return (use.points >= need, -use.cost, use.points) > (than.points >= need, -than.cost, than.points)
+
+
+def _may_force(s: Situation, fight: Fight, helper: Seat) -> bool:
+    """Anyone may be made to help but an Elf the levels it gains would make dangerous (B8, B14)."""
+    return "elf" not in helper.races or not s.dangerous(helper, len(fight.monsters))
+
+
+def _shift_blame(s: Situation, fight: Fight) -> Action | None:
+    """A fight lost with no way to win it passes to the opponent who fares worst in it (the
+    leader first, among those who lose it too), when the run would cost more than the card
+    and what that player may win by it (B16)."""
+    if s.me is not fight.fighter:
+        return None
+    loss = s.run_loss()
+
+    def score(a: Action) -> float:
+        target = s.seats[a.target or ""]
+        if wins_alone(fight, target):
+            given = fight_value(fight, target) * (2.0 if target is s.leader else 1.0)
+            return loss - s.value(a.arg) - given
+        return loss - s.value(a.arg) + (1.0 if target is s.leader else 0.0)
+
+    passes = [
+        a for a in s.legal("play") if fight_word(s.card(a.arg)) == "pass_fight" and a.target != s.me.name
+    ]
+    best = s.best(passes, score)
+    return best if best is not None and score(best) > 0 else None

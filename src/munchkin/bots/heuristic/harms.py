@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from munchkin.bots.heuristic.seats import WORN_SLOTS, Seat
-from munchkin.bots.heuristic.values import LEVEL_VALUE, item_worth
+from munchkin.bots.heuristic.values import LEVEL_VALUE, cheapest_payment, item_worth
 from munchkin.cards.schema import CardDef, Condition, Effect
 
 ESCAPE_ROLL = 5
@@ -58,6 +58,23 @@ def _effect_harm(effect: Effect, seat: Seat, hand_value: float) -> float:
         return max(0.0, -0.5 * arg)
     if kind == "conditional":
         return harm(branch(effect, seat), seat, hand_value)
+    return _new_word_harm(kind, arg, seat, hand_value)
+
+
+def _new_word_harm(kind: str, arg: object, seat: Seat, hand_value: float) -> float:
+    """The harm of the words that act between players and of lasting curses (B3, B15)."""
+    if kind == "steal_level":
+        return LEVEL_VALUE if seat.level > 1 else 0.0
+    if kind == "others_take" and isinstance(arg, int):
+        return min(arg, seat.hand_count) * hand_value / max(1, seat.hand_count)
+    if kind in ("swap_race", "swap_class"):
+        return LEVEL_VALUE / 3 if seat.table["races" if kind == "swap_race" else "classes"] else 0.0
+    if kind == "income_tax":
+        return min((item_worth(c, used) for c, used in seat.in_play() if c.is_item), default=0.0)
+    if kind == "doom":
+        return 1.0
+    if kind == "no_divine":
+        return 1.0 if "cleric" in seat.classes else 0.0
     return 0.0
 
 
@@ -87,6 +104,10 @@ def weakening(effects: Iterable[Effect], seat: Seat) -> int:
         kind, arg = effect.kind, effect.arg
         if kind == "lose_levels":
             total += min(arg, seat.level - 1)
+        elif kind == "steal_level":
+            total += min(1, seat.level - 1)
+        elif kind == "hireling_dies":
+            total += min((h.bonus for h, _ in seat.hirelings()), default=0)
         elif kind == "combat":
             total += max(0, -arg)
         elif kind == "lose" and arg not in ("hand_cards", "hireling"):
@@ -102,6 +123,8 @@ def levels_lost(effects: Iterable[Effect], seat: Seat) -> int:
     for effect in effects:
         if effect.kind == "lose_levels":
             total += effect.arg
+        elif effect.kind == "steal_level":
+            total += 1
         elif effect.kind == "conditional":
             total += levels_lost(branch(effect, seat), seat)
     return min(total, seat.level - 1)
@@ -113,6 +136,23 @@ def escape_chance(modifier: int, reroll: bool) -> float:
     return 1 - (1 - p) ** 2 if reroll else p
 
 
+def tax_cost(seat: Seat, gold: int) -> float:
+    """What paying `gold` of income tax costs a player: the items worth least to them that
+    make it, or a level when they cannot; nothing for the immune (docs/card-format.md)."""
+    if "income_tax" in seat.immunities:
+        return 0.0
+    items = [(c, c.value or 0, item_worth(c, used)) for c, used in seat.in_play() if c.is_item]
+    paid = cheapest_payment(items, gold)
+    if paid is None:
+        return LEVEL_VALUE if seat.level > 1 else 0.0
+    return sum(worth for _, _, worth in paid)
+
+
+def bad_stuff(monster: CardDef) -> tuple[Effect, ...]:
+    """What a monster does to a runner it catches: a steed fought as a monster costs a level (S9)."""
+    return (Effect(lose_levels=1),) if monster.type == "steed" else monster.bad_stuff
+
+
 def run_loss(
     monsters: Sequence[CardDef], seat: Seat, modifier: int, hand_value: float, reroll: bool
 ) -> float:
@@ -121,7 +161,7 @@ def run_loss(
     for m in monsters:
         if seat.level <= m.escape_below:
             continue
-        bad = (Effect(lose_levels=1),) if m.type == "steed" else m.bad_stuff
+        bad = bad_stuff(m)
         p = 0.0 if m.no_escape else escape_chance(modifier + m.run_away, reroll)
         total += (1 - p) * harm(bad, seat, hand_value)
     return total

@@ -4,7 +4,7 @@ items, loot boxes, curse removers), curse the leader, sell, then take the turn's
 
 from __future__ import annotations
 
-from munchkin.bots.heuristic.curses import curse
+from munchkin.bots.heuristic.curses import curse, steal_level
 from munchkin.bots.heuristic.equipment import arrange_items, play_steeds_and_items
 from munchkin.bots.heuristic.fights import beats
 from munchkin.bots.heuristic.seats import usable
@@ -15,9 +15,11 @@ from munchkin.engine.actions import Action
 
 
 def play_anytime(s: Situation) -> Action | None:
-    """Go Up a Level and hirelings are played as soon as they may be (B3, H1)."""
+    """Go Up a Level, hirelings and a borrowed level are played as soon as they may be (B3,
+    H1); Go Up a Level for another player never (it only helps an opponent)."""
     plays = s.legal("play", target=None, on=None)
-    return next((a for a in plays if s.card(a.arg).type in ("go_up_a_level", "hireling")), None)
+    mine = next((a for a in plays if s.card(a.arg).type in ("go_up_a_level", "hireling")), None)
+    return mine or steal_level(s)
 
 
 def own_turn(s: Situation) -> Action | None:

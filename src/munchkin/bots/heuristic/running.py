@@ -4,9 +4,9 @@ Wizard's flight and the Halfling's re-roll after a failed roll."""
 
 from __future__ import annotations
 
-from munchkin.bots.heuristic.harms import escape_chance, harm
+from munchkin.bots.heuristic.harms import bad_stuff, escape_chance, harm
 from munchkin.bots.heuristic.situation import Situation
-from munchkin.cards.schema import Effect
+from munchkin.bots.heuristic.values import words
 from munchkin.engine.actions import Action
 
 
@@ -37,7 +37,7 @@ def _escape_gain(s: Situation, action: Action, loss: float) -> float:
     card = s.card(action.arg)
     if card.type != "one_shot" or card.uses != "run_away":
         return 0.0
-    if any(e.kind == "escape" for e in card.effects):
+    if words(card) & {"escape", "escape_together"}:
         return loss
     return loss - s.run_loss(card.run_away)
 
@@ -59,8 +59,7 @@ def _bad_stuff_cost(s: Situation) -> float:
     monster = s.defs.get(s.data["prompt"]["about"] or "")
     if monster is None:
         return 0.0
-    bad = (Effect(lose_levels=1),) if monster.type == "steed" else monster.bad_stuff
-    return harm(bad, s.me, s.hand_value)
+    return harm(bad_stuff(monster), s.me, s.hand_value)
 
 
 def reroll(s: Situation, options: list[Action]) -> Action | None:

@@ -72,6 +72,13 @@ class Seat:
             out.append((frozenset(card.race), frozenset(card.class_), None if sex == "none" else sex))
         return out
 
+    @cached_property
+    def immunities(self) -> frozenset[str]:
+        """Effect words of curses that cannot touch the player: `immune_to` of the items and
+        steeds in use and the hirelings in play."""
+        cards = self.cards("equipped") + self.cards("steeds") + [h for h, _ in self.hirelings()]
+        return frozenset(word for c in cards for word in c.immune_to)
+
     def in_play(self) -> list[tuple[CardDef, bool]]:
         """Items, steeds, hirelings and what they carry, each with whether it adds strength."""
         cards = [(c, True) for c in self.cards("equipped") + self.cards("steeds")]

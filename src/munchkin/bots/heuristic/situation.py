@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import Any
 
 from munchkin.bots.heuristic.harms import run_loss
-from munchkin.bots.heuristic.seats import WIN_LEVEL, Seat, matches, strength, threat
+from munchkin.bots.heuristic.seats import WIN_LEVEL, Seat, matches, monster_strength, strength, threat
 from munchkin.bots.heuristic.values import card_value, item_worth, trait_score
 from munchkin.cards.schema import CardDef
 from munchkin.engine.actions import Action
@@ -24,11 +24,21 @@ class Fight:
     fighter: Seat
     helper: Seat | None
     monsters: tuple[CardDef, ...]
+    """The monsters as they fight: a twin as the monster it copies."""
     treasures: int
     lead: int
     """The munchkins' total minus the monsters' total."""
     stage: str
     reward: int
+    ids: tuple[str, ...] = ()
+    """The monsters' cards as played, named by `on:` (a twin by its own card)."""
+    powers: tuple[int, ...] = ()
+    """What each monster adds to the monsters' side: its level, enhancers and `vs` bonuses."""
+    forced: bool = False
+    """The helper was made to help (force_help)."""
+    monster_total: int = 0
+    munchkin_cards: int = 0
+    """The bonuses of the one-shots played for the munchkins."""
 
     @property
     def fighters(self) -> list[Seat]:
@@ -74,6 +84,20 @@ class Fight:
         """Everyone who would win the game by winning this fight: all of them win (B2)."""
         return [s for s in self.fighters if s.level + self.gain(s) >= s.win_level]
 
+    def index(self, card_id: str | None) -> int | None:
+        """Where a monster of the fight, named as in `on:`, stands among `monsters`."""
+        return self.ids.index(card_id) if card_id in self.ids else None
+
+    def lead_for(self, seat: Seat) -> int:
+        """The lead if `seat` fought alone instead (the fight passed on): their strength and
+        the one-shots played for the munchkins against the monsters, with the `vs` bonuses
+        that match them instead of the fighters (H12, B16)."""
+        vs_now = sum(
+            vs.bonus for m in self.monsters for vs in m.vs if any(matches(vs, f) for f in self.fighters)
+        )
+        vs_then = sum(vs.bonus for m in self.monsters for vs in m.vs if matches(vs, seat))
+        return strength(seat) + self.munchkin_cards - (self.monster_total - vs_now + vs_then)
+
     def lead_with(self, helper: Seat) -> int:
         """The lead once `helper` joins: their strength, less the monsters' `vs` bonuses that
         only the helper matches (H12, R20)."""
@@ -87,18 +111,30 @@ class Fight:
 
 
 def read_fight(combat: Mapping[str, Any], seats: Mapping[str, Seat], defs: Mapping[str, CardDef]) -> Fight:
-    """The view's fight, with the treasures at stake: the monsters' and their enhancers' (B7, S9)."""
-    monsters = tuple(defs[m["id"]] for m in combat["monsters"])
-    extra = sum(defs[a["id"]].extra_treasures for m in combat["monsters"] for a in m.get("attached", ()))
-    own = sum(1 if m.type == "steed" else m.treasures for m in monsters)
+    """The view's fight: each monster as it fights (a twin as its original, with the original's
+    enhancers too) and what it adds; the treasures at stake as the engine counts them (B7, S9)."""
+    entries = combat["monsters"]
+    fighters = [seats[combat["fighter"]]] + ([seats[combat["helper"]]] if combat["helper"] else [])
+    monsters = tuple(defs[m.get("as", m["id"])] for m in entries)
+    own = [sum(defs[a["id"]].bonus for a in m.get("attached", ())) for m in entries]
+    copied = {m["id"]: bonus for m, bonus in reversed(list(zip(entries, own, strict=True)))}
+    powers = tuple(
+        monster_strength(card, fighters) + bonus + (copied.get(m["as"], 0) if "as" in m else 0)
+        for card, m, bonus in zip(monsters, entries, own, strict=True)
+    )
     return Fight(
-        fighter=seats[combat["fighter"]],
-        helper=seats[combat["helper"]] if combat["helper"] else None,
+        fighter=fighters[0],
+        helper=fighters[1] if len(fighters) > 1 else None,
         monsters=monsters,
-        treasures=max(0, own + extra),
+        treasures=combat["treasures"],
         lead=combat["munchkins"]["total"] - combat["monster_side"]["total"],
         stage=combat["stage"],
         reward=combat["reward"],
+        ids=tuple(m["id"] for m in entries),
+        powers=powers,
+        forced=combat["forced"],
+        monster_total=combat["monster_side"]["total"],
+        munchkin_cards=sum(defs[c["id"]].bonus for c in combat["played"] if c["side"] == "munchkins"),
     )
 
 
@@ -185,6 +221,15 @@ class Situation:
     def leader(self) -> Seat | None:
         """The opponent closest to winning."""
         return max(self.opponents, key=lambda s: (threat(s), s.name), default=None)
+
+    def spite(self, seat: Seat) -> float:
+        """How much the bot gains by what hurts another player: all of it for the leader, half
+        for an opponent level with or above the bot, nothing for those behind."""
+        if seat is self.me:
+            return -1.0
+        if seat is self.leader:
+            return 1.0
+        return 0.5 if seat.level >= self.me.level else 0.0
 
     def dangerous(self, seat: Seat, gain: int) -> bool:
         """Whether `gain` levels would bring a player too close to winning: to the winning

@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+from typing import TypeVar
 
 from munchkin.bots.heuristic.seats import Seat, monster_strength, strength, usable
 from munchkin.cards.schema import CardDef
+
+T = TypeVar("T")
 
 LEVEL_VALUE = 3.0
 TREASURE_VALUE = 1.5
@@ -29,6 +33,8 @@ TRAIT_VALUES = {
 """What a race or class is worth for its powers (B14, C1), before the items it lets one use."""
 KEPT_VALUES = {"curse": 1.2, "trap": 1.2, "monster_enhancer": 1.5, "cheat": 1.5}
 """Cards kept in the hand to use against others (default 1)."""
+MAX_PAYMENT_ITEMS = 6
+"""The most items weighed together to make a payment."""
 
 
 def gold_worth(card: CardDef) -> float:
@@ -56,16 +62,39 @@ def trait_score(card: CardDef, held: Iterable[CardDef]) -> float:
     return TRAIT_VALUES.get(card.id, 1.0) + fit
 
 
+WORD_VALUES = {
+    "escape": 2.0,
+    "escape_together": 2.0,
+    "draw_treasures": 2 * TREASURE_VALUE,
+    "steal_level": 2 * LEVEL_VALUE,
+    "set_die": 2.0,
+    "cancel_curse": 2.0,
+    "roll_again": 1.0,
+    "pass_fight": 2.0,
+    "double_strength": 2.5,
+    "send_away": 2.5,
+    "force_help": 2.0,
+    "twin": 1.5,
+    "illusion": 1.5,
+    "hireling_dies": 1.0,
+}
+"""What the effect words of one-shots and fight cards are worth kept in the hand (default 0.3)."""
+
+
 def one_shot_value(card: CardDef) -> float:
-    extras = {"escape": 2.0, "draw_treasures": 2 * TREASURE_VALUE}
-    return 0.7 * card.bonus + 0.5 * card.run_away + sum(extras.get(e.kind, 0.3) for e in card.effects)
+    return 0.7 * card.bonus + 0.5 * card.run_away + sum(WORD_VALUES.get(e.kind, 0.3) for e in card.effects)
+
+
+def words(card: CardDef) -> set[str]:
+    """The effect words of a card."""
+    return {e.kind for e in card.effects}
 
 
 def card_value(card: CardDef, me: Seat) -> float:
     """What a card in the hand is worth to `me`."""
     kind = card.type
     if kind == "go_up_a_level":
-        return LEVEL_VALUE if me.level < me.win_level - 1 else 0.2
+        return 0.1 if card.on_other else LEVEL_VALUE if me.level < me.win_level - 1 else 0.2
     if kind == "item":
         return (card.bonus if usable(card, me) else 0.3 * card.bonus) + gold_worth(card)
     if kind in ("steed", "hireling"):
@@ -80,4 +109,20 @@ def card_value(card: CardDef, me: Seat) -> float:
         return LEVEL_VALUE if "cleric" in me.classes else 0.2
     if kind == "steed_enhancer":
         return card.bonus if me.table["steeds"] else 0.5
+    if kind == "other" and card.effects:
+        return one_shot_value(card)
     return KEPT_VALUES.get(kind, 1.0)
+
+
+def cheapest_payment(
+    items: Sequence[tuple[T, int, float]], owed: int
+) -> tuple[tuple[T, int, float], ...] | None:
+    """Of items (thing, gold, worth), those worth least together that make `owed` gold, the
+    fewest among equals; None when all of them fall short."""
+    covers = [
+        combo
+        for n in range(1, min(len(items), MAX_PAYMENT_ITEMS) + 1)
+        for combo in combinations(items, n)
+        if sum(gold for _, gold, _ in combo) >= owed
+    ]
+    return min(covers, key=lambda combo: (sum(w for _, _, w in combo), len(combo)), default=None)
