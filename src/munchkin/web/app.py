@@ -83,7 +83,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
 async def _lobby_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, LobbyError)
-    return JSONResponse({"error": str(exc)}, status_code=exc.status)
+    body = {"error": str(exc)} if exc.error_id is None else {"error": str(exc), "error_id": exc.error_id}
+    return JSONResponse(body, status_code=exc.status)
 
 
 async def _store_error(_request: Request, exc: Exception) -> JSONResponse:

@@ -230,7 +230,9 @@ class Hub:
                 )
             except (SessionError, StoreError) as exc:
                 error_id = incident(f"game {code}: could not start", exc)
-                raise LobbyError(503, told("the game could not start; try again later", error_id)) from None
+                raise LobbyError(
+                    503, told("the game could not start; try again later", error_id), error_id
+                ) from None
             table.status, table.game_id = PLAYING, session.game_id
             await self._saving(self.db.save, table)
             entry.table = table
@@ -284,7 +286,7 @@ class Hub:
             room = entry.room
             if room is None:
                 if entry.broken is not None:
-                    raise LobbyError(503, told("this game cannot be resumed", entry.broken))
+                    raise LobbyError(503, told("this game cannot be resumed", entry.broken), entry.broken)
                 room = self._open(entry, *await self._playing(lambda: self._resumed(entry)))
         await room.advance()
         return room
@@ -298,7 +300,7 @@ class Hub:
             _, history = replay(session.setup, session.decisions, f"game {table.game_id}")
         except (SessionError, StoreError) as exc:
             entry.broken = incident(f"game {table.code}: could not resume", exc)
-            raise LobbyError(503, told("this game cannot be resumed", entry.broken)) from None
+            raise LobbyError(503, told("this game cannot be resumed", entry.broken), entry.broken) from None
         return session, history
 
     def _open(self, entry: Entry, session: Session, history: list[Event]) -> Room:

@@ -62,9 +62,9 @@ def name_key(name: str) -> str:
 class LobbyError(Exception):
     """A lobby request that cannot be granted: an HTTP status and a one-line reason."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, error_id: str | None = None) -> None:
         super().__init__(message)
-        self.status = status
+        self.status, self.error_id = status, error_id
 
 
 @dataclass

@@ -6,22 +6,26 @@ Client to server, one JSON object per text message of at most `max_message_bytes
   watch (null).
 - `{"type": "act", "token": TOKEN, "action": ACTION, "player": NAME?, "seq": N?, "ref": N?}`:
   ACTION is `action_to_dict`'s plain data; `player`, if given, must be the token's
-  seat; with `seq` (the last one received) the action is refused once the game has
-  moved on, so that a click never lands in a later window; `ref` comes back in the
-  refusal, or as `acked` in the first game message that holds the action.
+  seat; with `seq` (the last one received) the action is refused (`stale`) once the
+  player's view has changed since, so that a click never lands in a later window; `ref`
+  comes back in the refusal, or as `acked` in the first game message that holds the action.
 
 Server to client:
 
 - `{"type": "welcome", "code", "seat": NAME | null}`
 - `{"type": "lobby", "table": {...}}`: the lobby table, whenever it changes.
 - `{"type": "game", "seq", "full", "view", "labels", "situation", "log", "deadline",
-  "seats"}`: `view` is `view(game, you).to_dict()` (a spectator's holds no hand and
+  "seats"}`: `seq` numbers the views this connection was sent (it goes up by one with
+  each message whose view changed, and by nothing else: not with decisions it cannot see);
+  `view` is `view(game, you).to_dict()` (a spectator's holds no hand and
   no actions), all of it when `full` (the first game message of a connection), else
   only its top-level keys that changed since the last game message;
   `labels` are the legal actions in words (sent with `view.legal`); `log` the new
   sentences; `deadline` the seconds left to answer out of turn, or null; `acked` the
   `ref` of this connection's last action taken.
-- `{"type": "refused", "code", "message", "ref"}`: a message that was not acted on.
+- `{"type": "refused", "code", "message", "ref"}`: a message that was not acted on; the
+  server's own failures (`code` "server") are a plain sentence naming an error id, the
+  detail is in the server's log under that id.
 """
 
 from __future__ import annotations
@@ -47,12 +51,15 @@ encode = json.JSONEncoder(separators=(",", ":")).encode
 class Refusal(Exception):
     """A client message not acted on: a short code and a one-line reason for the client."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, error_id: str | None = None) -> None:
         super().__init__(message)
-        self.code = code
+        self.code, self.error_id = code, error_id
 
     def message(self, ref: int | None = None) -> dict[str, object]:
-        return {"type": "refused", "code": self.code, "message": str(self), "ref": ref}
+        out: dict[str, object] = {"type": "refused", "code": self.code, "message": str(self), "ref": ref}
+        if self.error_id is not None:
+            out["error_id"] = self.error_id
+        return out
 
 
 class _Message(BaseModel):

@@ -15,10 +15,10 @@ decisions a second while a human is connected, `away_bot_moves_per_second` while
 A job that fails (a locked database) is logged with an error id and tried again later,
 sooner at first; nobody is told but the human whose own decision could not be saved.
 
-Each audience (a seat, or the spectators) is shown a `Track`: its view and a number, `seq`,
-that counts the changes of that view and nothing else. The game's own count of decisions
-would tell a player that a bystander was asked (they held a card to respond with) even
-when nothing they can see changed; a track's `seq` moves only when their view does.
+Each audience (a seat, or the spectators) has a `Track`: its view, kept up after every
+decision. A connection numbers the views it is sent itself (`seq`, in `ws`): the game's own
+count of decisions would tell a player that a bystander was asked (they held a card to
+respond with) even when nothing they can see changed.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ class Snapshot:
     """What a connection is told of the game now."""
 
     fields: dict[str, Any]
-    """The game message's own fields: seq, deadline, seats, situation, and labels if they changed."""
+    """The game message's own fields: deadline, seats, situation, and labels if they changed."""
     view: dict[str, Any]
     """The whole view, as plain data but for the legal actions (`Action`s)."""
     changed: dict[str, Any]
@@ -193,7 +193,6 @@ class Room:
         `sent`, the view last sent to the connection (empty before the first)."""
         track = self.tracks[seat]
         fields: dict[str, Any] = {
-            "seq": track.seq,
             "deadline": self.deadline(seat),
             "seats": self.seat_info(),
             "situation": track.situation,
@@ -227,13 +226,20 @@ class Room:
 
     # -- deciding --------------------------------------------------------------------
 
-    async def act(self, player: str, action: Action, seq: int | None) -> None:
+    def current(self, seat: str | None) -> dict[str, Any] | None:
+        """The whole view `seat` has now (as `Snapshot.view`), None if it has no track."""
+        track = self.tracks.get(seat)
+        if track is None:
+            return None
+        return track.data if seat is None else {**track.data, "legal": track.legal}
+
+    async def act(self, player: str, action: Action, seen: Mapping[str, Any] | None = None) -> None:
         """A human's decision, made and saved in a worker thread; RulesError (nothing changed),
-        StoreError (not saved: nothing changed) or Refusal if it cannot be taken. Bots and
-        timers go on afterwards, in their own jobs."""
+        StoreError (not saved: nothing changed) or Refusal if it cannot be taken: stale if the
+        player's view is no longer `seen`, the one they decided on. Bots and timers go on
+        afterwards, in their own jobs."""
         async with self.lock:
-            track = self.tracks.get(player)
-            if seq is not None and (track is None or seq != track.seq):
+            if seen is not None and self.current(player) != seen:
                 raise Refusal("stale", "the game has moved on since: look again")
             job = self._job(lambda: self.session.apply(player, action), 0)
             outcome = await self._run(job)

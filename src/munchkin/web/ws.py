@@ -6,8 +6,9 @@ else; an action is taken only with the token of this connection's seat. What the
 connection is sent is coalesced: a slow client gets the latest view and every
 sentence of the log it has not seen, not a queue of stale views. A seat the game
 is not waiting for is told of changes at most every `idle_refresh_seconds`, and only of
-changes it can see: the `seq` of a game message counts the changes of its receiver's own
-view (`room.Track`).
+changes it can see. A connection numbers its game messages itself: `seq` counts the views it
+was sent that differ from the one before, so it says nothing the messages do not (the game's
+count of decisions would tell that a bystander was asked, holding a card to respond with).
 
 A seat always gets in (its oldest connection is closed beyond `max_connections_per_seat`);
 spectators have caps of their own, per game and per address. Looking a game up by its code
@@ -80,7 +81,8 @@ class Connection:
         self.peer = f"{ws.client.host}:{ws.client.port}" if ws.client else "?"
         self.address = address_key(ws.client.host) if ws.client else "?"
         self.opened = asyncio.get_running_loop().time()
-        self.sent_seq: int | None = None
+        self.seq = 0
+        """Views sent so far that differ from the one before: the game messages' `seq`."""
         self.sent_seats: list[dict[str, Any]] | None = None
         self.spectating = False
         self.closer: asyncio.Task[None] | None = None
@@ -220,14 +222,18 @@ class Connection:
             raise Refusal("not_started", "the game has not started yet")
         try:
             action = action_from_dict(message.action)
-            await room.act(self.seat, action, message.seq)
+            if message.seq is not None and message.seq != self.seq:
+                raise Refusal("stale", "the game has moved on since: look again")
+            await room.act(self.seat, action, None if message.seq is None else self.sent_view)
             self.acked = message.ref
             self.due.set()  # the player waits to see their action taken
         except (ActionFormatError, RulesError) as exc:
             raise Refusal("rules" if isinstance(exc, RulesError) else "bad_action", str(exc)) from None
         except StoreError as exc:
             error_id = incident(f"game {self.entry.table.code}: a decision of {self.seat} was not saved", exc)
-            raise Refusal("server", told("your move could not be saved: try again", error_id)) from None
+            raise Refusal(
+                "server", told("your move could not be saved: try again", error_id), error_id
+            ) from None
 
     # -- sending ---------------------------------------------------------------------
 
@@ -254,14 +260,13 @@ class Connection:
                     await self._send(self._game_message(snapshot))
 
     def _worth_sending(self, snapshot: Snapshot) -> bool:
-        """Whether there is anything new for the client: its view (and so its seq), the log,
-        who is at the table, the acknowledgement of its action. A change it cannot see sends
-        nothing: an empty message would tell that a bystander decided something."""
+        """Whether there is anything new for the client: its view, the log, who is at the
+        table, the acknowledgement of its action. A change it cannot see sends nothing: an
+        empty message would tell that a bystander decided something."""
         return bool(
             not self.sent_view
             or snapshot.changed
             or self.lines
-            or snapshot.fields["seq"] != self.sent_seq
             or snapshot.fields["seats"] != self.sent_seats
             or self.acked != self.sent_ack
         )
@@ -281,16 +286,19 @@ class Connection:
         """The snapshot as a message, its view holding only the keys that changed since the last
         game message sent (all of them in the first)."""
         full = not self.sent_view
+        if full or snapshot.changed:
+            self.seq += 1
         self.sent_view = snapshot.view
         message = {
             "type": "game",
+            "seq": self.seq,
             **snapshot.fields,
             "full": full,
             "view": snapshot.changed,
             "log": self.lines,
         }
         message["acked"] = self.sent_ack = self.acked
-        self.sent_seq, self.sent_seats = snapshot.fields["seq"], snapshot.fields["seats"]
+        self.sent_seats = snapshot.fields["seats"]
         self.lines = []
         return message
 
@@ -326,7 +334,7 @@ async def game_socket(ws: WebSocket, code: str) -> None:
         await _close(ws, closing.code, str(closing))
     except LobbyError as exc:  # a game that cannot be resumed: its message is plain, with an error id
         with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnected):
-            await ws.send_text(encode(Refusal("server", str(exc)).message()))
+            await ws.send_text(encode(Refusal("server", str(exc), exc.error_id).message()))
         await _close(ws, FAILED, str(exc))
     except Exception as exc:
         error_id = incident(f"game {entry.table.code}: a connection failed", exc)
