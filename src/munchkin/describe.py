@@ -302,7 +302,7 @@ def verdict(combat: Mapping[str, Any] | None, me: str | None) -> str:
     if combat is None:
         return ""
     margin, wins, helper = combat["margin"], combat["wins"], combat["helper"]
-    if me in (combat["fighter"], helper):
+    if me is not None and me in (combat["fighter"], helper):
         who = "You are"
     else:
         who = f"{combat['fighter']} and {helper} are" if helper else f"{combat['fighter']} is"
