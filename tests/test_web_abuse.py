@@ -501,7 +501,7 @@ async def _first_game_seq(address: str, seat: dict[str, Any]) -> int:
 
 
 def test_http_errors_are_plain_sentences_with_an_error_id(tmp_path: Path) -> None:
-    with serving(tmp_path) as address:
+    with serving(tmp_path, db_busy_seconds=0.3) as address:
         (ann,) = table(address, ["Ann"], ["bot:random"], start=False)
         lock = locked(tmp_path / "games.sqlite3")
         try:

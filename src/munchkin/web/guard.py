@@ -19,6 +19,7 @@ import asyncio
 import ipaddress
 import json
 import logging
+import time
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
@@ -33,6 +34,7 @@ from munchkin.web.config import WebConfig
 log = logging.getLogger("munchkin.web")
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+WARN_SECONDS = 60.0
 REFUSED_SECONDS = 2.0
 """A connection to be refused has this long to send the request it is refused in."""
 BUSY = (503, "the server is busy; try again in a moment")
@@ -79,6 +81,7 @@ class Guard:
         self.trusted = networks(config.trusted_proxies)
         self.total = 0
         self.by_address: Counter[str] = Counter()
+        self.warned: dict[str, float] = {}
         self.open: dict[int, str | None] = {}
         """Each open transport (by id): the address it is counted under (None: not capped)."""
 
@@ -101,6 +104,16 @@ class Guard:
         if key is not None:
             self.by_address[key] += 1
         return None
+
+    def warn(self, host: str, sentence: str) -> None:
+        """Log a refusal, at most once a minute per address (a flood must not flood the log)."""
+        key = address_key(host)
+        now = time.monotonic()
+        if now - self.warned.get(key, -WARN_SECONDS) >= WARN_SECONDS:
+            self.warned[key] = now
+            if len(self.warned) > 10_000:
+                self.warned.clear()
+            log.warning("refusing connections from %s: %s (told once a minute)", host, sentence)
 
     def release(self, transport: object) -> None:
         """The connection closed (called once or more: only the first counts)."""
@@ -133,8 +146,7 @@ def protocols(guard: Guard) -> tuple[type[asyncio.Protocol], type[asyncio.Protoc
             if self.refusal is not None:
                 status, sentence = self.refusal
                 self.app = json_response(status, {"error": sentence})
-                host = self.client[0] if self.client else "?"
-                log.warning("refused a connection from %s: %s", host, sentence)
+                guard.warn(self.client[0] if self.client else "?", sentence)
             self._arm(REFUSED_SECONDS if self.refusal else config.request_seconds)
 
         def _arm(self, seconds: float) -> None:
