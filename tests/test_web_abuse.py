@@ -224,7 +224,10 @@ def test_one_address_has_only_a_few_games_waiting_to_start(tmp_path: Path) -> No
         assert create(address, OTHER)[0] == 201, "another address still creates games"
 
 
-def test_tables_not_started_expire_even_after_a_restart_and_finished_games_leave(tmp_path: Path) -> None:
+def test_tables_not_started_expire_even_after_a_restart_and_finished_games_leave(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("munchkin.web.room.STANDIN_SECONDS", 0.0)  # the stand-in plays at once
     settings = {"table_idle_seconds": 1.0, "finished_keep_seconds": 0.3, "takeover_seconds": 0}
     with serving(tmp_path, **settings) as address:
         _, idle = create(address, ATTACKER)

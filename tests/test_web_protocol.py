@@ -283,7 +283,7 @@ def test_unknown_games_are_closed_at_once(address: str) -> None:
 # ------------------------------------------------------------------ timers
 
 
-def test_a_response_window_closes_at_its_deadline(tmp_path: Path) -> None:
+def test_setup_is_not_timed_and_a_response_window_closes_at_its_deadline(tmp_path: Path) -> None:
     with serving(tmp_path, response_seconds=0.6) as address:
         (ann,) = open_table(address, ["Ann"], ["bot:random", "bot:random"], start=False)
 
@@ -291,11 +291,20 @@ def test_a_response_window_closes_at_its_deadline(tmp_path: Path) -> None:
             mine = await Client.open(address, ann["code"], ann["token"])
             begin(address, ann)
             first = await mine.until(lambda c: c.view["deciding"])
-            assert mine.view["phase"] == "setup" and 0 < first["deadline"] <= 0.6
-            started = time.monotonic()
-            await mine.until(lambda c: not c.view["deciding"] or c.view["phase"] != "setup")
+            assert mine.view["phase"] == "setup" and first["deadline"] is None, (
+                "no timer before the first turn"
+            )
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(mine.until(lambda c: c.view["phase"] != "setup"), 1.0)
+            await mine.act({"verb": "pass"})
+            while not (mine.view["deciding"] and mine.deadline is not None):  # her own turns: play them
+                message = await mine.receive()
+                if message["type"] == "game" and mine.view["deciding"] and mine.deadline is None:
+                    await mine.act(action_to_dict(choice("Ann", mine.seq, mine.view["legal"])))
+            assert 0 < mine.deadline <= 0.6
+            started, seen = time.monotonic(), mine.seq
+            await mine.until(lambda c: c.seq > seen)
             assert time.monotonic() - started >= 0.3, "the window stayed open until its deadline"
-            assert mine.view["phase"] != "setup", "Ann passed when her time ran out"
 
         run(scenario())
 
@@ -308,7 +317,7 @@ def test_a_player_answers_within_the_window(tmp_path: Path) -> None:
             mine = await Client.open(address, ann["code"], ann["token"])
             begin(address, ann)
             await mine.until(lambda c: c.view["deciding"])
-            assert mine.view["phase"] == "setup" and mine.deadline is not None
+            assert mine.view["phase"] == "setup" and mine.deadline is None
             for ref in range(1, 10):  # a bot's move just before her click makes it stale: again
                 play = next(a for a in mine.view["legal"] if a["verb"] == "play")
                 name = next(card["name"] for card in mine.view["hand"] if card["id"] == play["arg"])
@@ -322,7 +331,10 @@ def test_a_player_answers_within_the_window(tmp_path: Path) -> None:
         run(scenario())
 
 
-def test_a_bot_plays_for_a_player_who_left_until_they_are_back(tmp_path: Path) -> None:
+def test_a_bot_plays_for_a_player_who_left_until_they_are_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("munchkin.web.room.STANDIN_SECONDS", 0.0)  # not at a person's pace: at once
     with serving(tmp_path, takeover_seconds=0.2) as address:
         (ann,) = open_table(address, ["Ann"], ["bot:random"])
 

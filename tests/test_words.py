@@ -117,6 +117,23 @@ def test_a_curse_or_bad_stuff_that_does_nothing_says_no_effect() -> None:
     ] == "Ann"
 
 
+def test_no_effect_is_noted_alike_whether_the_events_come_at_once_or_in_batches() -> None:
+    import random
+
+    session = Session.start(RANDOM_BOTS, ["base"], 5)
+    session.run_to_end()
+    events = session._run.events
+    whole = with_no_effect([], events, CURSES)
+    batched: list[Event] = []
+    cut = random.Random(5)
+    while events:
+        size = cut.randint(1, 6)
+        batched += with_no_effect(batched[-50:], events[:size], CURSES)
+        events = events[size:]
+    assert [e.kind for e in batched] == [e.kind for e in whole]
+    assert any(e.kind == "no_effect" for e in whole)
+
+
 def test_menus_put_the_default_first_self_curses_last_and_never_fight_while_losing() -> None:
     types = {"hat-eating-moths": "curse", "iron-clogs": "item"}
     legal = [

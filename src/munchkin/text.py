@@ -223,19 +223,22 @@ def _hit(event: Event, curses: Collection[str]) -> tuple[str, str] | None:
     return None
 
 
+def _passing(event: Event, curses: Collection[str]) -> bool:
+    """Events that leave a curse or Bad Stuff still to act: bookkeeping, and cards played
+    that are not curses (an answer to it)."""
+    return event.kind in QUIET or (event.kind == "card_played" and event.data.get("card") not in curses)
+
+
 def with_no_effect(before: Sequence[Event], new: Sequence[Event], curses: Collection[str]) -> list[Event]:
     """`new` with a `no_effect` event wherever a curse or Bad Stuff (in `new`, or the last
     thing told in `before`) turned out to do nothing: the next event told is none of its
     effects. `curses`: the ids of the curse cards. A curse waiting for answers, or Bad Stuff
     waiting for its victim's choice, is not concluded until something else happens."""
-    pending = next((_hit(e, curses) for e in reversed(before) if e.kind not in QUIET), None)
+    pending = next((_hit(e, curses) for e in reversed(before) if not _passing(e, curses)), None)
     out: list[Event] = []
     for event in new:
-        if event.kind in QUIET:
-            out.append(event)
-            continue
-        if event.kind == "card_played" and event.data.get("card") not in curses and pending:
-            out.append(event)  # an answer played to the curse (cancelling it, say)
+        if event.kind in QUIET or (pending and _passing(event, curses)):
+            out.append(event)  # bookkeeping, or an answer played to the curse (cancelling it, say)
             continue
         if pending is not None and event.kind not in EFFECTS:
             out.append(Event("no_effect", {"player": pending[0], "card": pending[1]}))

@@ -6,7 +6,9 @@ player whose turn it is, and everyone before the first turn) has
 `response_seconds` from the last change they saw to answer; then they pass,
 or decline what they were asked. A human with no open connection is passed at
 once out of turn, and `takeover_seconds` after their last connection closed a
-bot plays their seat until they are back.
+bot plays their seat until they are back, at most one decision every `STANDIN_SECONDS`, as a
+person would; the seat is then told what it did for them. Before the first turn (setup)
+nobody is timed (a seat away passes at once).
 
 The event loop never waits for the game: every decision (a human's, a bot's, a timer's)
 is made and saved in a worker thread (`executor`), one job at a time per room (`lock`),
@@ -32,11 +34,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
 from munchkin.bots import Bot
-from munchkin.describe import describe, prompt_kind, situation, winners_text
+from munchkin.describe import CURSE_TYPES, describe, prompt_kind, situation, winners_text
 from munchkin.engine.actions import Action, action_to_dict
 from munchkin.engine.events import Event
 from munchkin.session import BOT_KINDS, HUMAN, Session, bot_seed
 from munchkin.store.store import load_cards
+from munchkin.text import with_no_effect
+from munchkin.web.assist import end_of_game, groups, public_advice, seat_advice
 from munchkin.web.errors import incident
 from munchkin.web.protocol import Refusal, public_view, tell
 from munchkin.web.ratelimit import Bucket
@@ -46,6 +50,8 @@ log = logging.getLogger("munchkin.web")
 BOT_BATCH = 25
 """Decisions one job makes at most before the connections are told."""
 STANDIN_KIND = "bot:heuristic"
+STANDIN_SECONDS = 1.0
+"""A stand-in bot makes at most one decision for its seat in this time (a person's pace)."""
 TIMEOUT_ACTIONS = tuple(
     Action(*words) for words in (("pass",), ("decline_help",), ("decline_trade",), ("choose", "decline"))
 )
@@ -73,6 +79,10 @@ class Track:
     situation: str = ""
     labels: list[str] | None = None
     """The legal actions in words; None until worked out (`Room._finish`)."""
+    advice: dict[str, Any] | None = None
+    """`assist.seat_advice` (the spectators': `public_advice`), as the view was seen."""
+    groups: list[str] | None = None
+    """The kind of each legal action, with the labels."""
 
 
 @dataclass(frozen=True)
@@ -127,7 +137,6 @@ class Room:
         pace: tuple[float, float] = (0.0, 0.0),
     ) -> None:
         self.session = session
-        self.history = history
         self.listeners = listeners
         self.response_seconds, self.takeover_seconds = response_seconds, takeover_seconds
         self.on_over = on_over
@@ -135,6 +144,17 @@ class Room:
         self.pace = tuple(rate if rate > 0 else UNLIMITED for rate in pace)
         self.bots = Bucket(self.pace[0], max(1, min(BOT_BATCH, int(self.pace[0]))))
         self.names = {**session.names, "": "a card"}  # "": a card passed face down (event_for)
+        cards = load_cards(tuple(session.sets))
+        self.types = {card.id: card.type for card in cards}
+        self.curses = frozenset(card.id for card in cards if card.type in CURSE_TYPES)
+        self.history = with_no_effect([], history, self.curses)
+        self.standin_seconds = STANDIN_SECONDS
+        self._standin_next: dict[str, float] = {}
+        self.standin_did: dict[str, list[str]] = {}
+        """What a stand-in did for each seat since that seat's own last decision."""
+        self.end: dict[str, Any] | None = None
+        if session.over:
+            self.end = end_of_game(session.view(session.seats[0].name).data, self.history, self.names)
         self.humans = [seat.name for seat in session.seats if seat.kind == HUMAN]
         self.lock = asyncio.Lock()
         self.loop = asyncio.get_running_loop()
@@ -200,15 +220,22 @@ class Room:
         view = track.data if seat is None else {**track.data, "legal": track.legal}
         if seat is None:
             fields["labels"] = []
+        fields["advice"] = track.advice
+        if self.end is not None:
+            fields["end"] = self.end
+        if seat is not None and self.standin_did.get(seat):
+            fields["standin"] = list(self.standin_did[seat])
         changed = {key: value for key, value in view.items() if key not in sent or sent[key] != value}
         if seat is not None and "legal" in changed:
             changed["legal"] = [action_to_dict(action) for action in track.legal]
-            fields["labels"] = track.labels
+            fields["labels"], fields["groups"] = track.labels, track.groups
         return Snapshot(fields, view, changed)
 
     def deadline(self, seat: str | None) -> float | None:
         """Seconds left for `seat` to answer out of turn, or None."""
-        if seat is None or not self._responding(seat, self.active) or seat not in self.waiting:
+        if seat is None or self.active is None or not self._responding(seat, self.active):
+            return None
+        if seat not in self.waiting:
             return None
         return max(0.0, self._changed_for(seat) + self.response_seconds - self.loop.time())
 
@@ -246,6 +273,7 @@ class Room:
             self._publish(outcome)
             if outcome.error is not None:
                 raise outcome.error
+            self.standin_did.pop(player, None)  # told: they play their seat again
         self._wake()
 
     async def advance(self) -> None:
@@ -364,12 +392,18 @@ class Room:
         to answer (only before this job's first decision: any decision starts their time
         again), or taken over by a stand-in on their own turn."""
         for player in waiting:
-            if self._responding(player, out.active):
+            if out.active is None:  # before the first turn: no timer, but the away pass at once
+                if player in away:
+                    return player
+            elif self._responding(player, out.active):
                 if player in away or (player in late and out.decisions == 0):
                     return player
-            elif player in taken and out.bot_moves < budget:
+            elif player in taken and out.bot_moves < budget and self._standin_due(player):
                 return player
         return None
+
+    def _standin_due(self, player: str) -> bool:
+        return self._standin_next.get(player, 0.0) <= self.loop.time()
 
     def _decide_for(self, player: str, active: str | None) -> list[Event]:
         """The decision a timer makes for a human: pass (out of turn) or a stand-in bot's."""
@@ -378,21 +412,27 @@ class Room:
             action = timeout_action(view.legal)
         else:
             action = self._standin(player).choose(view)
+            label = describe(action, self.names, player, prompt_kind(view.data))
+            self.standin_did.setdefault(player, []).append(label)
+            self._standin_next[player] = self.loop.time() + self.standin_seconds
         return self.session.apply(player, action)
 
     def _seen(self, seat: str | None, track: Track | None, now: float) -> Track | None:
         """`seat`'s track after a change of the game: a new one if what it sees changed, else None."""
         if seat is None:
-            data, legal = public_view(self.session.view(self.session.seats[0].name).data), []
+            seen = self.session.view(self.session.seats[0].name)
+            data, legal = public_view(seen.data), []
         else:
             seen = self.session.view(seat)
             data, legal = seen.data, seen.legal
-        if track is None:
-            return Track(1, data, legal, now)
-        if track.data == data and track.legal == legal:
+        if track is not None and track.data == data and track.legal == legal:
             return None
+        advice = public_advice(seen) if seat is None else seat_advice(seen)
+        if track is None:
+            return Track(1, data, legal, now, advice=advice)
         labels = track.labels if track.legal == legal else None
-        return Track(track.seq + 1, data, legal, now, track.situation, labels)
+        kinds = track.groups if track.legal == legal else None
+        return Track(track.seq + 1, data, legal, now, track.situation, labels, advice, kinds)
 
     def _finish(self, track: Track, before: Track | None) -> Track:
         """The track with its situation and the labels of its actions worked out, if new."""
@@ -403,12 +443,14 @@ class Room:
             text = f"Game over: {winners_text(winners)}." if winners else f"{active}'s turn."
             return replace(track, situation=text, labels=[])
         view = {**track.data, "legal": track.legal}
-        text = situation(view, self.names).replace(" (Enter)", "")  # the terminal's key
-        labels = track.labels
+        text = situation(view, self.names, track.advice).replace(" (Enter)", "")  # the terminal's key
+        labels, kinds, player = track.labels, track.groups, track.data["player"]
         if labels is None:
             kind = prompt_kind(view)
-            labels = [describe(action, self.names, track.data["player"], kind) for action in track.legal]
-        return replace(track, situation=text, labels=labels)
+            labels = [describe(action, self.names, player, kind) for action in track.legal]
+        if kinds is None:
+            kinds = groups(track.legal, player, self.types)
+        return replace(track, situation=text, labels=labels, groups=kinds)
 
     def _publish(self, outcome: Outcome) -> None:
         """On the loop, after a job: the tracks, the log and the state of the game, told."""
@@ -418,9 +460,12 @@ class Room:
         if outcome.decisions:
             self.bots.spend(outcome.bot_moves)
             self.changed_at = self.loop.time()
-            self.history += outcome.events
-            self._tell_all(outcome.events)
+            events = with_no_effect(self.history[-50:], outcome.events, self.curses)
+            self.history += events
+            self._tell_all(events)
             if self.over:
+                seen = self.session.view(self.session.seats[0].name).data  # its public part
+                self.end = end_of_game(seen, self.history, self.names)
                 self.on_over(self)
 
     # -- presence --------------------------------------------------------------------
@@ -458,9 +503,13 @@ class Room:
     def _due_at(self, player: str) -> float | None:
         """When a timer decides for `player`, who is holding the game up; None: never."""
         away = self.present[player] <= 0
+        if self.active is None:  # before the first turn: no response timer
+            return self.changed_at if away else None
         if self._responding(player, self.active):
             return self.changed_at if away else self._changed_for(player) + self.response_seconds
-        return self.away_since[player] + self.takeover_seconds if away else None
+        if not away:
+            return None
+        return max(self.away_since[player] + self.takeover_seconds, self._standin_next.get(player, 0.0))
 
     def _schedule(self) -> None:
         """Wake up when the next timer falls due, or when the bots may move again."""
