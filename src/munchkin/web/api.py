@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from munchkin.cards.loader import builtin_set_names
+from munchkin.cardtext import details
 from munchkin.engine.options import DEFAULT_OPTIONS, TableOptions
 from munchkin.session import BOT_KINDS
 from munchkin.store.store import load_cards
@@ -217,4 +218,4 @@ async def cards(sets: Annotated[str, Query(max_length=100, pattern=r"^[a-z0-9,-]
 
 @functools.cache
 def _card_faces(sets: tuple[str, ...]) -> list[dict[str, Any]]:
-    return [card.model_dump(include=CARD_FIELDS) for card in load_cards(sets)]
+    return [{**card.model_dump(include=CARD_FIELDS), "details": details(card)} for card in load_cards(sets)]

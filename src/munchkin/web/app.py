@@ -15,7 +15,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from munchkin.store import Store, StoreError
-from munchkin.web import api, ws
+from munchkin.web import api, player_api, ws
 from munchkin.web.config import WebConfig
 from munchkin.web.db import LobbyDb
 from munchkin.web.errors import incident, told
@@ -71,6 +71,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     app.add_exception_handler(HTTPException, _http_error)
     app.add_exception_handler(Exception, _failure)
     app.include_router(api.router)
+    app.include_router(player_api.router)
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

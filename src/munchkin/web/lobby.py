@@ -95,6 +95,8 @@ class Table:
     created: datetime = field(default_factory=lambda: datetime.now(UTC))
     options: TableOptions = DEFAULT_OPTIONS
     """The rule options the game is played by (B2, B1...), chosen by its creator."""
+    again: str | None = None
+    """The code of the game its players went on to play once it was over (`player_api`)."""
 
     def seat_of(self, token_hash: str) -> int | None:
         """The seat the token holds, if any."""
@@ -172,6 +174,7 @@ class Table:
             "response_seconds": self.response_seconds,
             "options": self.options.changed(),
             "status": self.status,
+            **({"again": self.again} if self.again else {}),
             "seats": [
                 {"kind": s.kind, "name": s.name, "sex": s.sex, "ready": s.ready, "taken": bool(s.token_hash)}
                 for s in self.seats
