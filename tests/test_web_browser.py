@@ -1,7 +1,8 @@
 """Two people play in real browsers (Debian's Chromium, driven by Playwright): one creates a
 game with two bot seats and table rules of their own, the other joins it from the shared
 link on a phone-sized screen, and they play at least three full turns by clicking the
-action buttons (once with the keyboard).
+action buttons (once with the keyboard). The host frees a seat someone took, and its holder is back
+to watching.
 
 Screenshots go to docs/ when MUNCHKIN_WRITE_SCREENSHOTS=1, else to a temporary folder.
 """
@@ -144,3 +145,27 @@ def test_two_people_create_join_and_play_three_turns_in_the_browser(
         assert bob.get_by_role("img", name=re.compile(r", (item|monster|race|class|curse)")).count() > 0
         assert ann.evaluate("document.documentElement.scrollWidth") <= 1280
         assert bob.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scrolling on a phone"
+
+
+def test_the_host_frees_a_seat_and_its_holder_is_back_to_watching(tmp_path: Path, browser: Browser) -> None:
+    config = WebConfig(db_url=str(tmp_path / "games.sqlite3"), response_seconds=0, seed=3)
+    with background(config) as address:
+        ann = browser.new_context().new_page()
+        sly = browser.new_context().new_page()
+        ann.goto(f"http://{address}/")
+        create = ann.get_by_role("form", name="Create a game")
+        create.get_by_label("Your name").fill("Ann")
+        create.get_by_label("Seats", exact=True).fill("2")
+        create.get_by_label("Bot seats").fill("0")
+        create.get_by_role("button", name="Create game").click()
+        expect(ann.get_by_role("heading", name=re.compile(r"^Game [A-Z0-9]{6}$"))).to_be_visible()
+        link = ann.get_by_label("Invite friends with this link").input_value()
+        sly.goto(link)
+        join = sly.get_by_role("form", name="Join this game")
+        join.get_by_label("Your name").fill("Sly")
+        join.get_by_role("button", name="Join").click()
+        expect(ann.get_by_text("Seat 2: Sly (not ready yet)")).to_be_visible()
+        ann.get_by_role("button", name="Free seat 2").click()
+        expect(ann.get_by_text("Seat 2: free")).to_be_visible()
+        expect(sly.get_by_role("form", name="Join this game")).to_be_visible(timeout=STEP_MS)
+        expect(sly.get_by_role("button", name="I'm ready")).to_be_hidden()

@@ -126,7 +126,11 @@ function renderLobby(table) {
   document.getElementById("share-link").value = link;
   fill("share-code", `Or give them the code ${table.code}: they enter it on the home page.`);
   fill("lobby-options", rulesLine(table.options));
-  fill("seats", table.seats.map((seat, i) => h("li", {}, seatLine(seat, i, mine && mine.seat === i))));
+  const host = mine && mine.seat === 0;
+  fill("seats", table.seats.map((seat, i) => h("li", {}, seatLine(seat, i, mine && mine.seat === i),
+    host && i > 0 && seat.kind === "human" && seat.taken
+      ? [" ", h("button", { type: "button", onclick: () => freeSeat(i), "aria-label": `Free seat ${i + 1}` }, "Free")]
+      : null)));
   const humans = table.seats.filter((s) => s.kind === "human");
   const free = humans.some((s) => !s.taken);
   document.getElementById("join-form").hidden = Boolean(mine) || !free;
@@ -158,6 +162,10 @@ function toggleReady() {
   const mine = storedSeat(state.code);
   const ready = !state.table.seats[mine.seat].ready;
   attempt("Could not change", () => api(`/games/${state.code}/ready`, { token: mine.token, ready }));
+}
+
+function freeSeat(seat) {
+  attempt("Could not free the seat", () => api(`/games/${state.code}/free`, { token: storedSeat(state.code).token, seat }));
 }
 
 function startGame() {
@@ -231,6 +239,10 @@ function connect() {
     if (event.code === 4404) {
       say(`There is no game ${code} on this server.`);
       show("home");
+      return;
+    }
+    if (event.code === 4409) {
+      say("This seat is open in another tab or window.");
       return;
     }
     if (event.code === 1008 && event.reason.includes("token")) localStorage.removeItem(seatKey(code));
