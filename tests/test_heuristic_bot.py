@@ -7,21 +7,19 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from bot_positions import CATALOG, SETS, answer_until, choice, play_until, start
 from munchkin.bots import Bot, heuristic
 from munchkin.bots.heuristic import HeuristicBot
 from munchkin.bots.random_bot import RandomBot
-from munchkin.cards.loader import load_builtin_sets
 from munchkin.cards.schema import CardDef
 from munchkin.engine.actions import Action
 from munchkin.engine.game import Game
 from munchkin.engine.setup import HirelingSetup, PlayerSetup, Position, build
 from munchkin.match import play_match, seat_players
-from munchkin.views import PlayerView, view
+from munchkin.views import PlayerView
 
 GAMES = 200
 PLAYERS = 4
-SETS = {"base": load_builtin_sets(["base"]), "base+horses": load_builtin_sets(["base", "horses"])}
-CATALOG = {card.id: card for card in SETS["base+horses"]}
 NAMES = [name for name, _ in seat_players(PLAYERS)]
 
 
@@ -83,43 +81,21 @@ def test_a_game_replays_exactly_from_its_seed() -> None:
 # -- decisions in positions built for them --------------------------------------------------------
 
 
-def _game(players: list[PlayerSetup], door: list[str] | None = None) -> Game:
-    """A position at the start of the first player's turn; two treasures for a fight won."""
-    return build(CATALOG, Position(players, door_deck=door or [], treasure_deck=["bucket-of-valor"] * 2))
-
-
-def _choice(game: Game, player: str) -> Action:
-    return HeuristicBot(0, SETS["base+horses"]).choose(view(game, player))
-
-
-def _play_until(game: Game, player: str, verb: str, limit: int = 20) -> list[Action]:
-    """The bot's decisions for `player`, applied, up to and including the first with `verb`."""
-    chosen = []
-    bot = HeuristicBot(0, SETS["base+horses"])
-    for _ in range(limit):
-        action = bot.choose(view(game, player))
-        game.apply(player, action)
-        chosen.append(action)
-        if action.verb == verb:
-            return chosen
-    raise AssertionError(f"no {verb} in {chosen}")
-
-
 def test_a_one_shot_turns_a_lost_fight_and_is_kept_when_already_winning() -> None:
-    losing = _game(
+    losing = start(
         [PlayerSetup("Ann", hand=["flask-of-liquid-courage"]), PlayerSetup("Bob")], ["paperwork-imp"]
     )
     losing.apply("Ann", Action("kick_door"))
-    assert _choice(losing, "Ann") == Action("play", "flask-of-liquid-courage")
-    winning = _game(
+    assert choice(losing, "Ann") == Action("play", "flask-of-liquid-courage")
+    winning = start(
         [PlayerSetup("Ann", level=4, hand=["flask-of-liquid-courage"]), PlayerSetup("Bob")], ["paperwork-imp"]
     )
     winning.apply("Ann", Action("kick_door"))
-    assert _choice(winning, "Ann") == Action("resolve_combat")
+    assert choice(winning, "Ann") == Action("resolve_combat")
 
 
 def test_help_is_asked_of_the_strongest_player_who_is_not_the_leader_for_one_treasure() -> None:
-    game = _game(
+    game = start(
         [
             PlayerSetup("Ann"),
             PlayerSetup("Bob", level=8, equipped=["comically-large-hammer"]),
@@ -129,12 +105,12 @@ def test_help_is_asked_of_the_strongest_player_who_is_not_the_leader_for_one_tre
         ["tax-collecting-goose"],
     )
     game.apply("Ann", Action("kick_door"))
-    assert _choice(game, "Ann") == Action("ask_help", "Cid", reward=1)
+    assert choice(game, "Ann") == Action("ask_help", "Cid", reward=1)
 
 
 def test_help_is_refused_to_a_player_the_fight_would_make_win() -> None:
     def asked_by_bob(level: int) -> Action:
-        game = _game(
+        game = start(
             [
                 PlayerSetup("Bob", level=level),
                 PlayerSetup("Ann", level=6, equipped=["crown-of-questionable-authority"]),
@@ -143,7 +119,7 @@ def test_help_is_refused_to_a_player_the_fight_would_make_win() -> None:
         )
         game.apply("Bob", Action("kick_door"))
         game.apply("Bob", Action("ask_help", "Ann", reward=1))
-        return _choice(game, "Ann")
+        return choice(game, "Ann")
 
     assert asked_by_bob(level=2) == Action("accept_help")
     assert asked_by_bob(level=9) == Action("decline_help")
@@ -151,24 +127,24 @@ def test_help_is_refused_to_a_player_the_fight_would_make_win() -> None:
 
 def test_an_enhancer_goes_on_the_monster_of_a_fight_that_would_win_the_game() -> None:
     def ann_answers(bob_level: int) -> Action:
-        game = _game(
+        game = start(
             [PlayerSetup("Bob", level=bob_level), PlayerSetup("Ann", level=5, hand=["comically-oversized"])],
             ["gerbil-of-mild-peril"],
         )
         game.apply("Bob", Action("kick_door"))
-        return _choice(game, "Ann")
+        return choice(game, "Ann")
 
     assert ann_answers(bob_level=9) == Action("play", "comically-oversized", on="gerbil-of-mild-peril")
     assert ann_answers(bob_level=3) == Action("pass")
 
 
 def test_a_hireling_is_sacrificed_to_a_monster_that_cannot_be_escaped() -> None:
-    game = _game(
+    game = start(
         [PlayerSetup("Ann", level=3, hirelings=[HirelingSetup("unpaid-torchbearer")]), PlayerSetup("Bob")],
         ["bureaucratic-basilisk"],
     )
     game.apply("Ann", Action("kick_door"))
-    chosen = _play_until(game, "Ann", "sacrifice_hireling")
+    chosen = play_until(game, "Ann", "sacrifice_hireling")
     assert chosen == [Action("resolve_combat"), Action("sacrifice_hireling", "unpaid-torchbearer")]
     assert game.state.players[0].level == 3
 
@@ -177,7 +153,7 @@ def test_spare_items_are_sold_together_for_a_level_and_the_best_one_kept() -> No
     """One sale of the items that make 1000 gold, each of them needed (B12, R7); the
     crown, the best headgear, stays in use, the small change too."""
     needed = ["conical-hat-of-big-brains", "tinfoil-thinking-cap", "viking-lid-of-overcompensation"]
-    game = _game(
+    game = start(
         [
             PlayerSetup(
                 "Ann",
@@ -189,7 +165,7 @@ def test_spare_items_are_sold_together_for_a_level_and_the_best_one_kept() -> No
         ],
         ["elf"],
     )
-    chosen = _play_until(game, "Ann", "kick_door")
+    chosen = play_until(game, "Ann", "kick_door")
     assert [sorted(a.cards) for a in chosen if a.verb == "sell"] == [needed]
     ann = game.state.players[0]
     assert ann.level == 3 and game.state.ids(ann.equipped) == ["crown-of-questionable-authority"]
@@ -197,7 +173,7 @@ def test_spare_items_are_sold_together_for_a_level_and_the_best_one_kept() -> No
 
 
 def test_the_better_item_is_worn_and_a_curse_goes_to_the_leader() -> None:
-    game = _game(
+    game = start(
         [
             PlayerSetup(
                 "Ann",
@@ -210,7 +186,7 @@ def test_the_better_item_is_worn_and_a_curse_goes_to_the_leader() -> None:
         ],
         ["elf"],
     )
-    chosen = _play_until(game, "Ann", "kick_door")
+    chosen = play_until(game, "Ann", "kick_door")
     assert chosen[:3] == [
         Action("unequip", "bucket-of-valor"),
         Action("equip", "crown-of-questionable-authority"),
@@ -219,7 +195,7 @@ def test_the_better_item_is_worn_and_a_curse_goes_to_the_leader() -> None:
 
 
 def test_a_warrior_berserks_with_its_least_useful_card_to_win_a_tie() -> None:
-    game = _game(
+    game = start(
         [
             PlayerSetup("Ann", class_=["warrior"], hand=["exploding-cabbage", "fungal-colossus"]),
             PlayerSetup("Bob"),
@@ -227,42 +203,25 @@ def test_a_warrior_berserks_with_its_least_useful_card_to_win_a_tie() -> None:
         ["paperwork-imp"],
     )
     game.apply("Ann", Action("kick_door"))
-    assert _choice(game, "Ann") == Action("berserk", "fungal-colossus")
+    assert choice(game, "Ann") == Action("berserk", "fungal-colossus")
 
 
 def test_charity_gives_away_the_least_useful_cards() -> None:
     monsters = ["apocalypse-llama", "dungeon-masters-cat", "elder-lawn-wyrm"]
-    game = _game(
+    game = start(
         [
             PlayerSetup("Ann", level=2, hand=[*monsters, "hat-eating-moths", "exploding-cabbage", "cheat"]),
             PlayerSetup("Bob"),
         ],
         ["elf", "sock-gremlin"],
     )
-    chosen = _play_until(game, "Ann", "choose")
-    chosen += _play_until(game, "Ann", "choose")
+    chosen = play_until(game, "Ann", "choose")
+    chosen += play_until(game, "Ann", "choose")
     given = [a.arg for a in chosen if a.verb == "choose"]
     assert len(given) == 2 and set(given) <= {*monsters, "sock-gremlin"}
 
 
 # -- the questions of issue 11 ------------------------------------------------------------------
-
-
-def _answer_until(game: Game, player: str, kind: str, limit: int = 30) -> Action:
-    """Others take their default decisions and `player` the bot's, until `player` is asked a
-    question of `kind`; the bot's answer to it, applied."""
-    bot = HeuristicBot(0, SETS["base+horses"])
-    for _ in range(limit):
-        prompt = game.state.prompt
-        if prompt is not None and prompt.kind == kind and game.state.players[prompt.player].name == player:
-            action = bot.choose(view(game, player))
-            game.apply(player, action)
-            return action
-        waiting = game.waiting_for()
-        assert waiting, f"nobody is waited for before a {kind} question"
-        who = waiting[0]
-        game.apply(who, bot.choose(view(game, who)) if who == player else game.default_action(who))
-    raise AssertionError(f"no {kind} question for {player}")
 
 
 def test_a_wizard_pays_cheap_cards_for_flight_from_painful_bad_stuff() -> None:
@@ -277,8 +236,8 @@ def test_a_wizard_pays_cheap_cards_for_flight_from_painful_bad_stuff() -> None:
         dice=[3],
     )
     game.apply("Ann", Action("kick_door"))
-    assert _answer_until(game, "Ann", "flight") == Action("choose", "bucket-of-valor")
-    assert _answer_until(game, "Ann", "flight") == Action("choose", "pet-rock-of-protection")
+    assert answer_until(game, "Ann", "flight") == Action("choose", "bucket-of-valor")
+    assert answer_until(game, "Ann", "flight") == Action("choose", "pet-rock-of-protection")
     assert game.state.players[0].level == 3 and game.state.combat is None
 
 
@@ -294,7 +253,7 @@ def test_a_wizard_with_nothing_to_lose_keeps_its_cards() -> None:
         dice=[3],
     )
     game.apply("Ann", Action("kick_door"))
-    assert _answer_until(game, "Ann", "flight") == Action("choose", "decline")
+    assert answer_until(game, "Ann", "flight") == Action("choose", "decline")
     assert sorted(game.state.ids(game.state.players[0].hand)) == sorted(hand)
 
 
@@ -308,7 +267,7 @@ def test_charity_goes_to_the_least_dangerous_of_the_tied_lowest() -> None:
         "cheat",
         "cheat",
     ]
-    game = _game(
+    game = start(
         [
             PlayerSetup("Ann", level=5, hand=hand),
             PlayerSetup("Bob", level=2),
@@ -316,12 +275,12 @@ def test_charity_goes_to_the_least_dangerous_of_the_tied_lowest() -> None:
         ],
         ["elf"],
     )
-    assert _answer_until(game, "Ann", "charity_to") == Action("choose", "Bob")
+    assert answer_until(game, "Ann", "charity_to") == Action("choose", "Bob")
 
 
 def test_when_half_breed_goes_the_more_useful_race_is_kept() -> None:
     """Elf or Dwarf: the Dwarf, whose axe the bot wields (B14)."""
-    game = _game(
+    game = start(
         [
             PlayerSetup(
                 "Ann", level=3, race=["elf", "dwarf"], boosts=["half-breed"], equipped=["axe-of-grudges"]
@@ -331,12 +290,12 @@ def test_when_half_breed_goes_the_more_useful_race_is_kept() -> None:
         ["elf"],
     )
     game.apply("Ann", Action("discard", "half-breed"))
-    assert _answer_until(game, "Ann", "keep_race") == Action("choose", "dwarf")
+    assert answer_until(game, "Ann", "keep_race") == Action("choose", "dwarf")
     assert game.state.ids(game.state.players[0].races) == ["dwarf"]
 
 
 def test_when_super_munchkin_goes_the_more_useful_class_is_kept() -> None:
-    game = _game(
+    game = start(
         [
             PlayerSetup("Ann", level=3, class_=["wizard", "warrior"], boosts=["super-munchkin"]),
             PlayerSetup("Bob"),
@@ -344,7 +303,7 @@ def test_when_super_munchkin_goes_the_more_useful_class_is_kept() -> None:
         ["elf"],
     )
     game.apply("Ann", Action("discard", "super-munchkin"))
-    assert _answer_until(game, "Ann", "keep_class") == Action("choose", "warrior")
+    assert answer_until(game, "Ann", "keep_class") == Action("choose", "warrior")
 
 
 def test_a_half_elf_takes_the_bad_stuff_branch_that_hurts_less() -> None:
@@ -359,20 +318,20 @@ def test_a_half_elf_takes_the_bad_stuff_branch_that_hurts_less() -> None:
         dice=[1],
     )
     game.apply("Ann", Action("kick_door"))
-    assert _answer_until(game, "Ann", "half_trait") == Action("choose", "not as elf")
+    assert answer_until(game, "Ann", "half_trait") == Action("choose", "not as elf")
     assert game.state.players[0].level == 3
 
 
 def _over_the_big_limit(others: list[PlayerSetup], big: list[str]) -> Game:
     """Ann stops being a Dwarf while she uses two Big items (B11, B14)."""
-    game = _game([PlayerSetup("Ann", level=3, race=["dwarf"], equipped=big), *others], ["elf"])
+    game = start([PlayerSetup("Ann", level=3, race=["dwarf"], equipped=big), *others], ["elf"])
     game.apply("Ann", Action("discard", "dwarf"))
     return game
 
 
 def test_a_big_item_over_the_limit_is_sold_when_that_gives_a_level() -> None:
     game = _over_the_big_limit([PlayerSetup("Bob")], ["gilded-toilet-throne", "plate-armor-of-clanking"])
-    assert _answer_until(game, "Ann", "get_rid") == Action("choose", "sell gilded-toilet-throne")
+    assert answer_until(game, "Ann", "get_rid") == Action("choose", "sell gilded-toilet-throne")
     ann = game.state.players[0]
     assert ann.level == 4 and game.state.ids(ann.equipped) == ["plate-armor-of-clanking"]
 
@@ -380,12 +339,12 @@ def test_a_big_item_over_the_limit_is_sold_when_that_gives_a_level() -> None:
 def test_a_big_item_over_the_limit_goes_to_the_weakest_player_when_no_sale_gives_a_level() -> None:
     others = [PlayerSetup("Bob", level=5, equipped=["crown-of-questionable-authority"]), PlayerSetup("Cid")]
     game = _over_the_big_limit(others, ["comically-large-hammer", "plate-armor-of-clanking"])
-    assert _answer_until(game, "Ann", "get_rid") == Action("choose", "give plate-armor-of-clanking to Cid")
+    assert answer_until(game, "Ann", "get_rid") == Action("choose", "give plate-armor-of-clanking to Cid")
     assert game.state.ids(game.state.players[2].equipped) == ["plate-armor-of-clanking"]
 
 
 def test_a_big_item_over_the_limit_that_nobody_can_hold_is_discarded_the_least_valuable() -> None:
     others = [PlayerSetup("Bob", equipped=["gilded-toilet-throne"])]
     game = _over_the_big_limit(others, ["comically-large-hammer", "plate-armor-of-clanking"])
-    assert _answer_until(game, "Ann", "get_rid") == Action("choose", "plate-armor-of-clanking")
+    assert answer_until(game, "Ann", "get_rid") == Action("choose", "plate-armor-of-clanking")
     assert game.state.ids(game.state.players[0].equipped) == ["comically-large-hammer"]
