@@ -249,6 +249,12 @@ class Catalog:
                 keys[action_id] = key  # type: ignore[assignment]
         return Encoded(ids, keys, unlisted)
 
+    def table(self) -> str:
+        """The families as a Markdown table (docs/rl.md)."""
+        rows = ["| family | first id | ids | key |", "| --- | --- | --- | --- |"]
+        rows += [f"| `{f.name}` | {f.start} | {f.size} | {f.key} |" for f in self.families]
+        return "\n".join(rows)
+
     def describe(self, action_id: int) -> str:
         """The key of an id as text, e.g. `play_target:curse-of-x:1`."""
         return ":".join(str(part) for part in self.keys[action_id])

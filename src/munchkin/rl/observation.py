@@ -249,7 +249,7 @@ def _scalars(
     my_turn: bool,
     deciding: bool,
     decks: tuple[int, int],
-    options: Mapping[str, Any],
+    options: Sequence[float],
     hand_limit: int,
     run_mod: int,
     gold: int,
@@ -262,13 +262,7 @@ def _scalars(
     w.set("deciding", 0, float(deciding))
     w.set("door_deck", 0, decks[0] / 100)
     w.set("treasure_deck", 0, decks[1] / 100)
-    for k, (name, divisor) in enumerate(OPTION_FIELDS):
-        value = options[name]
-        if name == "loot_ties":
-            value = value == "seat"
-        elif name == "sale_gold":
-            value = value == "pooled"
-        w.set("options", k, float(value) / divisor)
+    w.block("options", options)
     w.set("hand_limit", 0, hand_limit / 20)
     w.set("run_away_modifier", 0, run_mod / 5)
     w.set("gold", 0, gold / 1000)
@@ -500,8 +494,29 @@ class Encoder:
         return w.array()
 
 
-def _options(g: GameState) -> Mapping[str, Any]:
-    return {name: getattr(g.options, name) for name, _ in OPTION_FIELDS}
+def option_values(options: Mapping[str, Any]) -> list[float]:
+    """The table options as the `options` field holds them."""
+    out = []
+    for name, divisor in OPTION_FIELDS:
+        value = options[name]
+        if name == "loot_ties":
+            value = value == "seat"
+        elif name == "sale_gold":
+            value = value == "pooled"
+        out.append(float(value) / divisor)
+    return out
+
+
+_OPTION_CACHE: dict[int, tuple[object, list[float]]] = {}
+
+
+def _options(g: GameState) -> list[float]:
+    """`option_values` once per options object (they are immutable)."""
+    cached = _OPTION_CACHE.get(id(g.options))
+    if cached is None or cached[0] is not g.options:
+        cached = (g.options, option_values(g.options.model_dump()))
+        _OPTION_CACHE[id(g.options)] = cached
+    return cached[1]
 
 
 def _other_zones(p: PlayerState) -> list[int]:
@@ -545,7 +560,7 @@ def encode_view(data: Mapping[str, Any], catalog: Catalog | None = None) -> np.n
         my_turn=data["active"] == data["player"],
         deciding=data["deciding"],
         decks=(data["door_deck_count"], data["treasure_deck_count"]),
-        options=data["options"],
+        options=option_values(data["options"]),
         hand_limit=data["hand_limit"],
         run_mod=data["run_away_modifier"],
         gold=data["gold_this_turn"],

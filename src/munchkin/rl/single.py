@@ -182,9 +182,8 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
                 np.stack(rows) if rows else np.zeros((0, self.features.size), np.float32)
             )
         game = self._game
-        if game.over:
-            info["winners"] = list(game.winners)
-            info["won"] = self.names[self.seat] in game.winners
+        info["winners"] = list(game.winners)
+        info["won"] = self.names[self.seat] in game.winners
         return info
 
     def render(self) -> str | None:

@@ -1,0 +1,62 @@
+"""A smoke run of examples/train_maskable_ppo.py: a few thousand steps of MaskablePPO, the
+evaluation games, the figures, the model and the learning-curve PNG."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+SCRIPT = Path(__file__).resolve().parents[1] / "examples" / "train_maskable_ppo.py"
+
+
+def _script():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("train_maskable_ppo", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_short_training_run_writes_figures_model_and_curve(tmp_path: Path) -> None:
+    args = ["--steps", "2048", "--envs", "4", "--n-steps", "256", "--batch-size", "128"]
+    args += ["--epochs", "1", "--hidden", "32", "--eval-games", "1", "--max-decisions", "600"]
+    figures = _script().main([*args, "--out", str(tmp_path)])
+    assert figures["steps"] >= 2048
+    for name in ("vs_random", "vs_heuristic"):
+        assert figures[name]["games"] == 1 and 0 <= figures[name]["win_rate"] <= 1
+    assert json.loads((tmp_path / "figures.json").read_text())["steps"] == figures["steps"]
+    assert (tmp_path / "model.zip").stat().st_size > 0
+    assert (tmp_path / "learning-curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_factored_head_gives_one_small_logit_per_id_and_learns_by_parts() -> None:
+    import torch
+
+    from munchkin.rl.catalog import default_catalog
+    from munchkin.rl.sb3 import FactoredHead, key_parts
+
+    catalog = default_catalog()
+    parts = key_parts(catalog)
+    assert all(len(values) == catalog.size for values in parts.values())
+    discard = catalog.index[("discard", catalog.card_ids[0])]
+    assert parts["a"][discard] == 1 and parts["b"][discard] == 0
+    trade = catalog.index[("trade", 1, 0, -1)]
+    assert parts["rel"][trade] == 2 and parts["free"][trade] > 0
+    head = FactoredHead(16, catalog)
+    latent = torch.ones(3, 16)
+    logits = head(latent)
+    assert logits.shape == (3, catalog.size) and logits.abs().max() < 1
+    # a step on one discard moves every discard: the family's row is shared
+    other = catalog.index[("discard", catalog.card_ids[1])]
+    before = head(latent)[0, other].item()
+    optimizer = torch.optim.SGD(head.parameters(), lr=1.0)
+    (-head(latent)[:, discard].sum()).backward()
+    optimizer.step()
+    assert head(latent)[0, other].item() > before
