@@ -60,3 +60,15 @@ def test_keys_read_as_text() -> None:
     catalog = default_catalog()
     assert catalog.describe(0) == "kick_door"
     assert catalog.family(catalog.index[("choose_die", 6)]).name == "choose_die"
+
+
+def test_docs_show_the_catalog_and_the_observation_as_they_are() -> None:
+    from pathlib import Path
+
+    from munchkin.rl.observation import layout_for
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "rl.md").read_text(encoding="utf-8")
+    catalog = default_catalog()
+    assert catalog.table() in text
+    assert layout_for(catalog).table() in text
+    assert f"Discrete({catalog.size})" in text

@@ -128,9 +128,11 @@ class Layout:
                 len(PLAYER_FIELDS),
                 -2,
                 5,
-                f"seat +{k}: present, level/20, male, female, dead, hand count/10, strength/20, "
+                "the observer: present, level/20, male, female, dead, hand count/10, strength/20, "
                 "active, winner, then cards per zone/10 (races, classes, boosts, equipped, carried, "
-                "steeds, hirelings, curses, lasting effects); clipped to [-2, 5]",
+                "steeds, hirelings, curses, lasting effects); clipped to [-2, 5]"
+                if k == 0
+                else f"seat +{k}: as `player_0`",
             )
         add("combat", 1, 0, 1, "a fight is on")
         add("fighter", p, 0, 1, "one-hot relative seat of the fighter")
