@@ -86,3 +86,38 @@ def replaces(session: Session) -> bool:
 def greyed(session: Session) -> bool:
     view = session.view("Ann")
     return view.data["phase"] != "setup" and len(view.advice["why_not"]) >= 2
+
+
+def plays_into_her_fights(session: Session) -> Action:
+    """Ann's decision, playing the first card she may into a fight of hers."""
+    view = session.view("Ann")
+    combat = view.data["combat"]
+    if combat is not None and combat["fighter"] == "Ann" and combat["stage"] == "fight":
+        plays = [a for a in view.legal if a.verb == "play" and a.target is None and a.on is None]
+        if plays:
+            return plays[0]
+    return annes_choice(session)
+
+
+def fight_with_played(session: Session) -> bool:
+    """Ann fights, and a card was played into her fight."""
+    combat = session.view("Ann").data["combat"]
+    return combat is not None and combat["fighter"] == "Ann" and bool(combat["played"])
+
+
+def finished(store: Store | None = None) -> Session:
+    """A game two players won together (B2), Ann's seat human: the first shared-win game
+    between random bots at a low win level, played again decision by decision."""
+    from shared_wins import LOW_WIN, RANDOM_BOTS, shared_win_seed
+
+    bots_only = Session.start(RANDOM_BOTS, ["base"], shared_win_seed(), options=LOW_WIN)
+    bots_only.run_to_end()
+    seats = (Seat("Ann", "female", "human"), *RANDOM_BOTS[1:])
+    session = Session.start(seats, ["base"], bots_only.seed, store, LOW_WIN)
+    for decision in bots_only.decisions:
+        if decision.player == "Ann":
+            session.apply("Ann", decision.action)
+        else:
+            session.step_bots(limit=1)
+    assert session.over and session.winners == bots_only.winners
+    return session

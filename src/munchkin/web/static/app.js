@@ -1,14 +1,19 @@
-// The browser client: home page, lobby and table, over the server's HTTP API and WebSocket.
-// A seat's secret token is kept in localStorage and sent with every action.
+// The browser client: home page, rules, lobby and table, over the server's HTTP API and
+// WebSocket. A seat's secret token is kept in localStorage and sent with every action.
 
-import { loadCards } from "./cards.js";
+import { cardData, loadCards } from "./cards.js";
+import { confirmPlay, helpDialog, tradeDialog } from "./dialogs.js";
 import { fill, h, say, show } from "./dom.js";
-import { clearTable, renderTable, rulesLine } from "./table.js";
+import { showRules } from "./rules.js";
+import { clearTable, focusNextAction, renderTable, replaceLog, rulesLine } from "./table.js";
 
 const state = {
   code: null, socket: null, seat: null, table: null,
-  view: null, labels: [], seq: 0, situation: "", seats: [], deadlineAt: null, retries: 0,
+  view: null, labels: [], groups: [], advice: null, end: null, standin: [],
+  seq: 0, situation: "", seats: [], deadlineAt: null, retries: 0,
+  asked: {}, deciding: false,
 };
+const SET_NAMES = { base: "the base game", horses: "Hirelings, Steeds and Centaurs" };
 
 // -- seats kept in this browser --------------------------------------------------------
 
@@ -125,6 +130,8 @@ function renderLobby(table) {
   document.getElementById("lobby-title").textContent = `Game ${table.code}`;
   document.getElementById("share-link").value = link;
   fill("share-code", `Or give them the code ${table.code}: they enter it on the home page.`);
+  fill("lobby-sets", `Card sets: ${table.sets.map((s) => SET_NAMES[s] || s).join(" with ")}.`);
+  fill("lobby-timer", `Out-of-turn answers: ${table.response_seconds} seconds each (no timer before the first turn).`);
   fill("lobby-options", rulesLine(table.options));
   const host = mine && mine.seat === 0;
   fill("seats", table.seats.map((seat, i) => h("li", {}, seatLine(seat, i, mine && mine.seat === i),
@@ -176,33 +183,116 @@ async function copyLink() {
   const link = document.getElementById("share-link").value;
   try {
     await navigator.clipboard.writeText(link);
-    say("The link is copied: send it to your friends.");
+    say("The link is copied: send it to your friends.", 6000);
   } catch {
     document.getElementById("share-link").select();
-    say("Copy the selected link and send it to your friends.");
+    say("Copy the selected link and send it to your friends.", 6000);
   }
 }
 
 // -- the game connection ---------------------------------------------------------------
 
-function act(index) {
+/** Send a decision (a legal action, or one a dialog put together: the engine checks it). */
+function send(action) {
   const mine = storedSeat(state.code);
   if (!mine || !state.socket || state.socket.readyState !== WebSocket.OPEN) return;
   for (const button of document.querySelectorAll("#action-list button")) button.disabled = true;
-  state.socket.send(JSON.stringify({ type: "act", token: mine.token, action: state.view.legal[index], seq: state.seq }));
+  if (action.verb === "ask_help") state.asked[action.arg] = action.reward || 0;
+  focusNextAction();
+  state.socket.send(JSON.stringify({ type: "act", token: mine.token, action, seq: state.seq }));
+}
+
+/** The handed items of a player's table: items, steeds, what hirelings carry, hirelings worth gold. */
+function handed(player) {
+  const cards = [...player.equipped, ...player.carried, ...player.steeds,
+    ...player.hirelings.flatMap((hireling) => hireling.carrying || []),
+    ...player.hirelings.filter((hireling) => cardData(hireling.id).value != null)];
+  return [...new Set(cards.map((card) => card.id))];
+}
+
+function names() {
+  const found = new Map();
+  const add = (card) => { found.set(card.id, card.name); (card.attached || []).forEach(add); (card.carrying || []).forEach(add); };
+  for (const player of state.view.players) {
+    for (const zone of ["equipped", "carried", "steeds", "hirelings", "races", "classes", "boosts", "curses"]) player[zone].forEach(add);
+  }
+  state.view.hand.forEach(add);
+  return found;
+}
+
+const ui = {
+  dismissed: new Set(),
+  /** Legal action `i`: asked first when it costs more than it says. */
+  choose(i) {
+    const action = state.view.legal[i];
+    const warnings = (state.advice && state.advice.warnings && state.advice.warnings[String(i)]) || [];
+    if (warnings.length > 0) confirmPlay(state.labels[i] || action.verb, warnings, () => send(action));
+    else send(action);
+  },
+  trade() {
+    tradeDialog(state.view.legal.filter((a) => a.verb === "trade"), names(), send);
+  },
+  askHelp() {
+    const me = state.view.players.find((p) => p.name === state.seat);
+    const combat = state.view.combat || {};
+    helpDialog(state.view.legal.filter((a) => a.verb === "ask_help"), handed(me), names(), state.asked,
+      combat.declined || [], (state.view.options || {}).help_asks || 1, send);
+  },
+  playAgain() {
+    const mine = storedSeat(state.code);
+    attempt("Could not start another game", async () => {
+      const table = state.table && state.table.again ? state.table : await api(`/games/${state.code}/again`, { token: mine.token });
+      keepSeat({ ...mine, code: table.again });
+      location.hash = `#/game/${table.again}`;
+    });
+  },
+  watchNext(code) {
+    location.hash = `#/game/${code}`;
+  },
+};
+
+let beeps = 0;
+
+/** The tab's title says when a decision is yours; with sound on, a short tone too. */
+function yourMove(deciding) {
+  const base = state.code ? `Game ${state.code} · Munchkin online` : "Munchkin online";
+  document.title = deciding ? `(Your move) ${base}` : base;
+  if (deciding && !state.deciding && document.getElementById("sound").checked) {
+    beeps += 1;
+    document.body.dataset.beeps = String(beeps);
+    try {
+      const audio = new AudioContext();
+      const tone = audio.createOscillator();
+      const volume = audio.createGain();
+      volume.gain.value = 0.08;
+      tone.frequency.value = 660;
+      tone.connect(volume).connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.15);
+    } catch {
+      // no sound here: the title still says so
+    }
+  }
+  state.deciding = deciding;
 }
 
 function onGame(message) {
   state.view = message.full ? message.view : { ...state.view, ...message.view };
   if (message.labels) state.labels = message.labels;
+  if (message.groups) state.groups = message.groups;
+  state.advice = message.advice || null;
+  state.end = message.end || null;
+  state.standin = message.standin || [];
   state.seq = message.seq;
   state.situation = message.situation;
   state.seats = message.seats;
   state.deadlineAt = message.deadline === null ? null : Date.now() + message.deadline * 1000;
+  if (!state.view.combat) state.asked = {};
   const first = document.getElementById("table").hidden;
   show("table");
-  renderTable(state, message.log, act);
+  renderTable(state, message.log, ui);
   if (first) document.getElementById("table-title").focus();  // screen readers hear which game and turn
+  yourMove(Boolean(state.seat && state.view.deciding));
   tickDeadline();
 }
 
@@ -215,11 +305,14 @@ function onMessage(message) {
     if (message.table.status === "open") {
       show("lobby");
       renderLobby(message.table);
+    } else if (state.view) {
+      renderTable(state, [], ui);  // the next game's code, at the end
     }
   } else if (message.type === "game") {
     onGame(message);
   } else if (message.type === "refused") {
-    if (message.code !== "stale") say(`Not done: ${message.message}`);
+    const why = message.code === "stale" ? "the game had moved on before your click: look again" : message.message;
+    say(`Not done: ${why}`);
     for (const button of document.querySelectorAll("#action-list button")) button.disabled = false;
   }
 }
@@ -265,10 +358,31 @@ function tickDeadline() {
   el.textContent = left === null ? "" : `Answer within ${left} s.`;
 }
 
+/** Every line of the game's log so far, as this seat may read it. */
+async function wholeLog() {
+  const mine = storedSeat(state.code);
+  await attempt("Could not load the log", async () => {
+    const { lines } = await api(`/games/${state.code}/log`, mine ? { token: mine.token } : {});
+    replaceLog(lines);
+    say(`The whole log: ${lines.length} lines.`, 4000);
+  });
+}
+
+/** On a phone: the table, or the log, as a tab of its own. */
+function showTab(which) {
+  document.getElementById("board").classList.toggle("show-log", which === "log");
+  document.getElementById("tab-table").setAttribute("aria-selected", String(which === "table"));
+  document.getElementById("tab-log").setAttribute("aria-selected", String(which === "log"));
+}
+
 // -- pages -----------------------------------------------------------------------------
 
 async function openGame(code) {
-  Object.assign(state, { code, seat: null, view: null, labels: [], seq: 0, retries: 0, table: null });
+  Object.assign(state, {
+    code, seat: null, view: null, labels: [], groups: [], advice: null, end: null, standin: [],
+    seq: 0, retries: 0, table: null, asked: {}, deciding: false,
+  });
+  ui.dismissed.clear();
   clearTable();
   const opened = await attempt("Could not open the game", async () => {
     const table = await api(`/games/${code}`);
@@ -286,9 +400,14 @@ function route() {
   state.socket = null;
   if (old) old.close();
   say("");
+  document.title = "Munchkin online";
   const match = location.hash.match(/^#\/game\/([A-Za-z0-9]{6})$/);
   if (match) openGame(match[1].toUpperCase());
-  else show("home");
+  else if (location.hash === "#/rules") {
+    show("rules");
+    showRules();
+    document.getElementById("rules-title").focus();
+  } else show("home");
 }
 
 document.getElementById("create-form").addEventListener("submit", createGame);
@@ -297,6 +416,12 @@ document.getElementById("join-form").addEventListener("submit", joinGame);
 document.getElementById("ready-button").addEventListener("click", toggleReady);
 document.getElementById("start-button").addEventListener("click", startGame);
 document.getElementById("copy-link").addEventListener("click", copyLink);
+document.getElementById("whole-log").addEventListener("click", wholeLog);
+document.getElementById("tab-table").addEventListener("click", () => showTab("table"));
+document.getElementById("tab-log").addEventListener("click", () => showTab("log"));
+const sound = document.getElementById("sound");
+sound.checked = localStorage.getItem("munchkin.sound") === "on";
+sound.addEventListener("change", () => localStorage.setItem("munchkin.sound", sound.checked ? "on" : "off"));
 window.addEventListener("hashchange", route);
 setInterval(tickDeadline, 1000);
 loadTableOptions();

@@ -1,4 +1,6 @@
-// Card faces drawn as SVG from the card data (name, type, numbers): no images needed.
+// Cards: their data (from /api/cards, with every line of each card in words), their faces
+// as buttons, and the card panel that shows a card in full when it is hovered, focused or
+// tapped. Every card on the page, in the log too, can be opened this way.
 
 import { h } from "./dom.js";
 
@@ -10,19 +12,33 @@ const TYPE_WORDS = {
   item_enhancer: "item enhancer",
   wandering_monster: "wandering monster",
   divine_intervention: "divine intervention",
+  other: "kept in play",
 };
 
 let catalogue = new Map();
+let namePattern = null;
+let byName = new Map();
 
 /** Load the card data of the game's sets (once per set list). */
 export async function loadCards(sets) {
   const response = await fetch(`/api/cards?sets=${encodeURIComponent(sets.join(","))}`);
-  if (response.ok) catalogue = new Map((await response.json()).map((card) => [card.id, card]));
+  if (!response.ok) return;
+  catalogue = new Map((await response.json()).map((card) => [card.id, card]));
+  byName = new Map([...catalogue.values()].map((card) => [card.name, card.id]));
+  const names = [...byName.keys()].sort((a, b) => b.length - a.length);
+  const escaped = names.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  namePattern = names.length > 0 ? new RegExp(`(${escaped.join("|")})`, "g") : null;
 }
 
-function typeWord(type) {
-  return TYPE_WORDS[type] || type;
+export function cardData(id) {
+  return catalogue.get(id) || {};
 }
+
+export function typeWord(type) {
+  return TYPE_WORDS[type] || String(type || "").replaceAll("_", " ");
+}
+
+const signed = (n) => `${n > 0 ? "+" : ""}${n}`;
 
 /** The numbers printed on a card, as short phrases. */
 function numbers(card) {
@@ -33,71 +49,128 @@ function numbers(card) {
     if (card.levels > 1) out.push(`${card.levels} levels`);
     if (card.undead) out.push("undead");
   } else if (card.bonus) {
-    out.push(`${card.bonus > 0 ? "+" : ""}${card.bonus} bonus`);
+    out.push(signed(card.bonus));
   }
-  if (card.run_away) out.push(`${card.run_away > 0 ? "+" : ""}${card.run_away} to run away`);
+  if (card.run_away) out.push(`${signed(card.run_away)} to run away`);
   if (card.slot && card.slot !== "none") out.push(card.slot === "hands" ? `${card.hands} hand${card.hands > 1 ? "s" : ""}` : card.slot);
   if (card.big) out.push("big");
   if (card.value) out.push(`${card.value} gold`);
   return out;
 }
 
-/** A card's face in words, for screen readers and tooltips. */
+/** What is attached to a card in play, in words: a steed's enhancers, a hireling's load. */
+function attachments(card) {
+  const out = [];
+  if (card.attached && card.attached.length > 0) out.push(`with ${card.attached.map((a) => a.name).join(", ")}`);
+  if (card.carrying && card.carrying.length > 0) out.push(`carrying ${card.carrying.map((c) => c.name).join(", ")}`);
+  return out;
+}
+
+/** A card in words, for its accessible name: name, type, numbers, what it carries. */
 export function describeCard(card) {
-  const data = { ...card, ...(catalogue.get(card.id) || {}) };
-  const parts = [data.name || card.id, typeWord(data.type), ...numbers(data)];
-  if (card.attached) parts.push(`with ${card.attached.map((a) => a.name).join(", ")}`);
-  return parts.join(", ");
+  const data = { ...cardData(card.id), ...card };
+  return [data.name || card.id, typeWord(data.type), ...numbers(data), ...attachments(card)].join(", ");
 }
 
-/** Split a name at spaces into lines of about `width` characters; the last of `most` lines
- * takes the rest (and is squeezed to fit). */
-function wrap(text, width, most = 3) {
-  const lines = [];
-  for (const word of text.split(/\s+/)) {
-    const last = lines.length - 1;
-    if (last >= 0 && (lines[last] + " " + word).length <= width) lines[last] += " " + word;
-    else lines.push(word);
-  }
-  return lines.length > most ? [...lines.slice(0, most - 1), lines.slice(most - 1).join(" ")] : lines;
+// -- the card panel ------------------------------------------------------------------------
+
+let pinned = null;
+
+function panel() {
+  return document.getElementById("card-info");
 }
 
-/** SVG text, squeezed to `width` when longer than `room` characters. */
-function line(text, cls, y, room, width) {
-  const fit = text.length > room ? { textLength: width, lengthAdjust: "spacingAndGlyphs" } : {};
-  return h("svg:text", { class: cls, x: 60, y, "text-anchor": "middle", ...fit }, text);
-}
-
-/** The SVG face of a card (`{id, name, type}` from a view), labelled for screen readers. */
-export function cardFace(card, size = "normal") {
-  const data = { ...card, ...(catalogue.get(card.id) || {}) };
-  const label = describeCard(card);
-  const deck = data.deck || "door";
-  const bonus = data.bonus ? `${data.bonus > 0 ? "+" : ""}${data.bonus}` : "";
-  const main = data.type === "monster" ? String(data.level) : bonus;
-  const extra = numbers(data).filter((n) => !n.startsWith("level") && !n.endsWith("bonus"));
-  const attached = card.attached && card.attached.length > 0;
-  return h(
-    "svg:svg",
-    { class: `card ${deck} ${size}`, viewBox: "0 0 120 168", role: "img", "aria-label": label },
-    h("svg:title", {}, label),
-    data.text && h("svg:desc", {}, data.text),
-    h("svg:rect", { class: "card-bg", x: 2, y: 2, width: 116, height: 164, rx: 10 }),
-    h("svg:rect", { class: "card-band", x: 2, y: 2, width: 116, height: 22, rx: 10 }),
-    line(typeWord(data.type).toUpperCase(), "card-type", 17, 14, 106),
-    ...wrap(data.name || card.id, 14).map((text, i) => line(text, "card-name", 42 + i * 15, 14, 108)),
-    main && line(main, "card-number", 112, 6, 100),
-    attached && line(`+ ${card.attached.length} attached`, "card-extra", 129, 20, 108),
-    ...extra.slice(0, 2).map((text, i) => line(text, "card-extra", 146 + i * 12, 20, 108)),
+/** Show a card in full in the card panel: its lines, what is attached, why it is not playable. */
+export function showCard(card, note = null) {
+  const data = { ...cardData(card.id), ...card };
+  const lines = data.details || [typeWord(data.type)];
+  const extra = [];
+  if (card.attached && card.attached.length > 0) extra.push(`With: ${card.attached.map((a) => a.name).join(", ")}`);
+  if (card.carrying && card.carrying.length > 0) extra.push(`Carrying: ${card.carrying.map((c) => c.name).join(", ")}`);
+  if (card.sex) extra.push(`Now ${card.sex}`);
+  const el = panel();
+  el.replaceChildren(
+    h("div", { class: "card-info-head" },
+      h("h4", { id: "card-info-title" }, data.name || card.id),
+      h("button", { type: "button", class: "close", "aria-label": "Close the card", onclick: hideCard }, "×")),
+    h("ul", {}, [...lines, ...extra].map((line) => h("li", {}, line))),
+    note && h("p", { class: "card-note" }, note),
   );
+  el.hidden = false;
 }
 
-/** A list of card faces, or a dash when there are none. */
-export function cardList(cards, label, size = "small") {
+export function hideCard() {
+  pinned = null;
+  panel().hidden = true;
+}
+
+function hover(card, note) {
+  return {
+    onmouseenter: () => { if (!pinned) showCard(card, note); },
+    onmouseleave: () => { if (!pinned) panel().hidden = true; },
+    onfocus: () => showCard(card, note),
+    onblur: () => { if (!pinned) panel().hidden = true; },
+    onclick: (event) => {
+      const same = pinned === event.currentTarget;
+      pinned = same ? null : event.currentTarget;
+      if (same) panel().hidden = true;
+      else showCard(card, note);
+    },
+  };
+}
+
+// -- faces ---------------------------------------------------------------------------------
+
+/** A card's face, a button that opens it in full: `{id, name, type, attached?, carrying?}`
+ * from a view; `note` (why it cannot be played now) greys it and is shown on it. */
+export function cardFace(card, size = "normal", note = null, side = null) {
+  const data = { ...cardData(card.id), ...card };
+  const deck = data.deck || "door";
+  const main = data.type === "monster" ? String(data.level) : data.bonus ? signed(data.bonus) : "";
+  const extra = numbers(data).filter((n) => !n.startsWith("level") && n !== main).slice(0, 2);
+  const label = [describeCard(card), side && `played for the ${side}`, note && `not playable now: ${note}`]
+    .filter(Boolean).join("; ");
+  return h("button", {
+    type: "button",
+    class: `card ${deck} ${size}${note ? " unplayable" : ""}`,
+    "aria-label": label,
+    "data-card": card.id,
+    ...hover(card, note && `Not now: ${note}`),
+  },
+  h("span", { class: "card-type" }, typeWord(data.type)),
+  h("span", { class: "card-name" }, data.name || card.id),
+  main && h("span", { class: "card-number" }, main),
+  extra.length > 0 && h("span", { class: "card-extra" }, extra.join(" · ")),
+  ...attachments(card).map((text) => h("span", { class: "card-with" }, text)),
+  side && h("span", { class: `card-side ${side}` }, `for the ${side}`),
+  note && h("span", { class: "card-why" }, `Not now: ${note}`));
+}
+
+/** A list of card faces, or a word when there are none; `notes` by card id grey some. */
+export function cardList(cards, label, size = "small", notes = {}) {
   if (!cards || cards.length === 0) return h("p", { class: "none" }, `${label}: none`);
   return h(
     "ul",
     { class: "cards", "aria-label": label },
-    cards.map((card) => h("li", {}, cardFace(card, size))),
+    cards.map((card) => h("li", {}, cardFace(card, size, notes[card.id] || null, card.side || null))),
   );
 }
+
+/** A line of the log with each card name in it a button that opens the card. */
+export function logLine(text) {
+  if (!namePattern) return text;
+  const parts = [];
+  let last = 0;
+  for (const match of text.matchAll(namePattern)) {
+    if (match.index > last) parts.push(text.slice(last, match.index));
+    const id = byName.get(match[0]);
+    parts.push(h("button", { type: "button", class: "card-link", "data-card": id, ...hover({ id, name: match[0] }) }, match[0]));
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) parts.push(text.slice(last));
+  return parts;
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && !panel().hidden) hideCard();
+});

@@ -35,7 +35,13 @@ export function show(id) {
   for (const section of document.querySelectorAll("main > section")) section.hidden = section.id !== id;
 }
 
-/** Say something in the status line (read out by screen readers). */
-export function say(text) {
-  document.getElementById("status").textContent = text;
+let sayTimer = null;
+
+/** Say something in the status line (read out by screen readers); it clears itself after
+ * `ms` milliseconds, so that no stale message stays (a newer one replaces it at once). */
+export function say(text, ms = 10000) {
+  const el = document.getElementById("status");
+  el.textContent = text;
+  clearTimeout(sayTimer);
+  if (text) sayTimer = setTimeout(() => { if (el.textContent === text) el.textContent = ""; }, ms);
 }
