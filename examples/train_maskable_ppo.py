@@ -76,11 +76,14 @@ class WinCurve(BaseCallback):
         return True
 
 
-def evaluate(model: MaskablePPO, opponents: Sequence[str], games: int, max_decisions: int) -> dict[str, Any]:
-    """Games on unseen seeds, the learner in a seat drawn per game, sampling its policy."""
+def evaluate(
+    model: MaskablePPO, opponents: Sequence[str], games: int, max_decisions: int, first: int = 0
+) -> dict[str, Any]:
+    """Games on unseen seeds (from EVAL_SEED + `first`), the learner in a seat drawn per game,
+    sampling its policy."""
     env = single_agent(opponents=tuple(opponents), seat=None, max_decisions=max_decisions)
     wins = truncated = steps = 0
-    for k in range(games):
+    for k in range(first, first + games):
         obs, info = env.reset(seed=EVAL_SEED + k)
         done = False
         while not done:
@@ -93,6 +96,7 @@ def evaluate(model: MaskablePPO, opponents: Sequence[str], games: int, max_decis
     return {
         "opponents": list(opponents),
         "games": games,
+        "first_game": first,
         "wins": wins,
         "win_rate": wins / max(1, games),
         "truncated": truncated,
@@ -135,6 +139,24 @@ def plot(curve: list[tuple[int, bool]], window: int, figures: dict[str, Any], pa
     plt.close(fig)
 
 
+def run_evaluations(model: MaskablePPO, args: argparse.Namespace, figures: dict[str, Any]) -> None:
+    """The evaluation games against each kind of `--eval-against`, figures written after each."""
+    for kind in args.eval_against.split(","):
+        if args.eval_games:
+            start = time.perf_counter()
+            result = evaluate(model, [kind] * 3, args.eval_games, args.max_decisions, args.eval_first)
+            figures[f"vs_{kind}"] = {**result, "seconds": time.perf_counter() - start}
+        (args.out / "figures.json").write_text(json.dumps(figures, indent=2) + "\n")
+
+
+def evaluate_only(args: argparse.Namespace) -> dict[str, Any]:
+    model = MaskablePPO.load(args.load, device="cpu")
+    figures: dict[str, Any] = {"model": str(args.load), "steps": model.num_timesteps}
+    run_evaluations(model, args, figures)
+    print(json.dumps(figures, indent=2))
+    return figures
+
+
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -157,6 +179,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         help="output rows built from the catalog's keys (munchkin.rl.sb3), or one free row per id",
     )
     parser.add_argument("--eval-games", type=int, default=200, help="games against each kind of bot")
+    parser.add_argument("--eval-against", default="random,heuristic", help="bot kinds to evaluate against")
+    parser.add_argument("--eval-first", type=int, default=0, help="first evaluation game (seed offset)")
+    parser.add_argument("--load", type=Path, default=None, help="evaluate this saved model, no training")
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     parser.add_argument("--out", type=Path, default=Path("runs/maskable_ppo"))
     parser.add_argument("--plot", type=Path, default=None, help="learning-curve PNG (default: in --out)")
@@ -165,6 +190,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     torch.set_num_threads(args.threads)
     importlib.import_module("munchkin.bots.heuristic")  # the evaluation's bots, loaded now
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.load is not None:
+        return evaluate_only(args)
     opponents = [args.opponents] * 3
     builders = [
         make_env(opponents, args.seed * 1000 + k, args.shaping, args.max_decisions) for k in range(args.envs)
@@ -203,12 +230,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         "settings": {k: str(v) for k, v in vars(args).items()},
     }
     (args.out / "curve.json").write_text(json.dumps(curve.games) + "\n")
-    for name, kind in (("vs_random", "random"), ("vs_heuristic", "heuristic")):
-        if args.eval_games:
-            start = time.perf_counter()
-            figures[name] = evaluate(model, [kind] * 3, args.eval_games, args.max_decisions)
-            figures[name]["seconds"] = time.perf_counter() - start
-        (args.out / "figures.json").write_text(json.dumps(figures, indent=2) + "\n")
+    run_evaluations(model, args, figures)
     plot(curve.games, 200, figures, args.plot or args.out / "learning-curve.png")
     print(json.dumps({k: v for k, v in figures.items() if k != "settings"}, indent=2))
     return figures
