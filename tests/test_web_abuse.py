@@ -301,6 +301,27 @@ def test_websockets_count_toward_the_server_cap_and_are_refused_cleanly_above_it
         run(fill())
 
 
+def test_a_half_open_websocket_is_closed_when_its_pongs_stop(tmp_path: Path) -> None:
+    """A client that greets, then never answers the server's pings (as a vanished peer would)."""
+    with serving(tmp_path, ping_seconds=1.0) as address:
+        (ann,) = table(address, ["Ann"], ["bot:random"], start=False)
+        sock = raw(address, ATTACKER)
+        try:
+            sock.sendall(
+                f"GET /ws/{ann['code']} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+            )
+            assert sock.recv(4096).startswith(b"HTTP/1.1 101")
+            hello, mask = b'{"type": "hello", "token": null}', b"\x01\x02\x03\x04"
+            masked = bytes(byte ^ mask[i % 4] for i, byte in enumerate(hello))
+            sock.sendall(bytes([0x81, 0x80 | len(hello)]) + mask + masked)  # one text frame, then silence
+            started = time.monotonic()
+            answer_of(sock)  # the welcome, the lobby, pings... until the server closes
+            assert time.monotonic() - started < 6, "closed after a ping went unanswered"
+        finally:
+            sock.close()
+
+
 # ------------------------------------------------------------------ 4. a locked database
 
 
