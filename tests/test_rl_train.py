@@ -34,6 +34,10 @@ def test_a_short_training_run_writes_figures_model_and_curve(tmp_path: Path) -> 
     assert json.loads((tmp_path / "figures.json").read_text())["steps"] == figures["steps"]
     assert (tmp_path / "model.zip").stat().st_size > 0
     assert (tmp_path / "learning-curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    load = ["--load", str(tmp_path / "model.zip"), "--eval-games", "1", "--eval-against", "random"]
+    load += ["--eval-first", "1", "--max-decisions", "300", "--out", str(tmp_path / "e")]
+    again = _script().main(load)
+    assert again["steps"] == figures["steps"] and again["vs_random"]["first_game"] == 1
 
 
 def test_the_factored_head_gives_one_small_logit_per_id_and_learns_by_parts() -> None:
