@@ -53,7 +53,7 @@ export function tradeDialog(trades, names, send) {
       h("fieldset", {}, h("legend", {}, `You take from ${partner} (nothing: a gift)`), checkboxes("take", items(partner, "take"), names)));
   };
   const el = open("Trade or give",
-    h("label", {}, "With", h("select", { name: "partner", onchange: (e) => render(e.target.value) },
+    h("label", {}, "Trade with", h("select", { name: "partner", onchange: (e) => render(e.target.value) },
       partners.map((p) => h("option", { value: p }, p)))),
     h("div", { id: "trade-items", class: "dialog-items" }),
     h("p", { class: "buttons" },
@@ -84,7 +84,7 @@ export function helpDialog(asks, items, names, asked, declined, times, send) {
     ? `${helper} declined ${asked[helper] ?? 0} treasure(s) before: offer more? (each player may be asked ${times} time(s) a fight)`
     : "");
   const el = open("Ask for help",
-    h("label", {}, "Ask", h("select", { name: "helper", onchange: (e) => {
+    h("label", {}, "Whom to ask", h("select", { name: "helper", onchange: (e) => {
       el.querySelector('[name="reward"]').value = suggest(e.target.value);
       fill("dialog-note", note(e.target.value));
     } }, helpers.map((p) => h("option", { value: p }, p)))),

@@ -43,5 +43,6 @@ export function say(text, ms = 10000) {
   const el = document.getElementById("status");
   el.textContent = text;
   clearTimeout(sayTimer);
-  if (text) sayTimer = setTimeout(() => { if (el.textContent === text) el.textContent = ""; }, ms);
+  const wait = Math.min(ms, window.munchkinSayMs ?? ms);  // tests make messages go sooner
+  if (text) sayTimer = setTimeout(() => { if (el.textContent === text) el.textContent = ""; }, wait);
 }
