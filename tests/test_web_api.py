@@ -238,4 +238,4 @@ def test_serve_without_the_web_extra_says_what_to_install(monkeypatch: pytest.Mo
     monkeypatch.delitem(sys.modules, "munchkin.web.server", raising=False)
     monkeypatch.setitem(sys.modules, "uvicorn", None)
     result = serve()
-    assert result.exit_code == 2 and "pip install 'munchkin[web]'" in result.output
+    assert result.exit_code == 2 and "pip install -e '.[web]'" in result.output

@@ -6,17 +6,24 @@ reinforcement-learning environment's loop (`munchkin.rl`, the `rl` extra) beside
 on the engine alone.
 
 A fixed pure-Python loop is timed in the same run: the `*_baselines` figures give costs in
-units of that loop, comparable across machines.
+units of that loop, comparable across machines. `"engine"` names the engine measured
+(`munchkin.engine.ENGINE`); with several (`run(s, ENGINES)`), (a), (b), (d) and (f) are
+measured for each engine in a process of its own, each with its own ratios.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib
+import json
 import math
+import os
 import random
 import resource
 import statistics
+import subprocess
+import sys
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
@@ -26,6 +33,7 @@ from typing import Any
 
 from munchkin.bots.random_bot import RandomBot
 from munchkin.cards.schema import CardDef
+from munchkin.engine import ENGINE
 from munchkin.engine.flow import SITUATIONS, situation
 from munchkin.engine.game import Game
 from munchkin.match import play_match, seat_players
@@ -33,8 +41,8 @@ from munchkin.sim.simulate import SimConfig, cards_for, run_local, timed
 from munchkin.views import view
 
 Figures = dict[str, dict[str, Any]]
-SKIPPED_UNO = "install the bench extra"
-SKIPPED_RL = "install the rl extra"
+SKIPPED_UNO = "install the bench extra: pip install -e '.[bench]'"
+SKIPPED_RL = "install the rl extra: pip install -e '.[rl]'"
 RL_EPISODE_CAP = 2_000
 """Decisions per game at most in (g): uniform random choices make very long games."""
 STRIDE = 3
@@ -45,6 +53,8 @@ DECISIONS_CAP = 20_000
 """Decisions per game at most in (f), so that one endless game cannot stall the bench."""
 TRACE_CAP = 5_000
 """Decisions per game at most in a trace."""
+ENGINES = ("pure", "compiled")
+"""The engines `run` measures side by side, each in a process of its own."""
 
 
 @dataclass(frozen=True)
@@ -310,18 +320,55 @@ def speed_up(s: BenchSettings) -> dict[str, Any]:
     return figures
 
 
-def run(s: BenchSettings) -> Figures:
-    """Every figure, by part, with the baseline and the ratios."""
+def engine_figures(s: BenchSettings) -> Figures:
+    """(a), (b), (d) and (f) on the engine this process runs, with the baseline loop timed in
+    the same process."""
     cards = cards_for(s.sets)
     baseline_us = median_us([once(baseline_loop) for _ in range(300)])
     games = random_games(cards, s)
     states = mid_game_states(cards, s)
     calls = engine_calls(states)
     memory = state_memory(states)
-    rlcard = uno(s)
-    rl = rl_env(s)
     costs = decision_costs(cards, s)
-    simulate = speed_up(s)
+    return {
+        "baseline": {"loop_median_us": baseline_us},
+        "random_games": games,
+        "engine_calls": calls,
+        "decision_costs": costs,
+        "memory": memory,
+    }
+
+
+def engine_in_process(engine: str, s: BenchSettings) -> Figures:
+    """`engine_figures` in a new process that runs `engine` (MUNCHKIN_ENGINE)."""
+    code = "import sys; from munchkin import bench; print(bench.engine_figures_from(sys.argv[1]))"
+    env = {**os.environ, "MUNCHKIN_ENGINE": engine}
+    argument = json.dumps(dataclasses.asdict(s))
+    done = subprocess.run(
+        [sys.executable, "-c", code, argument], env=env, capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        reason = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise BenchError(f"the {engine} engine could not be measured: {reason}")
+    figures: Figures = json.loads(done.stdout)
+    return figures
+
+
+def engine_figures_from(settings: str) -> str:
+    """`engine_figures` as JSON, for settings given as JSON (the measuring process's side)."""
+    data = json.loads(settings)
+    return json.dumps(engine_figures(BenchSettings(**{**data, "sets": tuple(data["sets"])})))
+
+
+class BenchError(RuntimeError):
+    """An engine asked for that could not be measured (the compiled one not built, say)."""
+
+
+def engine_ratios(part: Figures, rlcard: dict[str, Any]) -> dict[str, float]:
+    """An engine's figures as ratios: to the baseline loop timed beside them, and to RLCard
+    UNO's raw game loop."""
+    baseline_us = part["baseline"]["loop_median_us"]
+    games, calls, costs = part["random_games"], part["engine_calls"], part["decision_costs"]
     decision_us = 1e6 / games["decisions_per_s"]
     ratios = {
         "decision_baselines": decision_us / baseline_us,
@@ -332,19 +379,57 @@ def run(s: BenchSettings) -> Figures:
         ratios["our_decisions_per_s_vs_uno_raw"] = games["decisions_per_s"] / rlcard["raw_decisions_per_s"]
         ratios["our_decisions_per_s_vs_uno_env"] = games["decisions_per_s"] / rlcard["env_decisions_per_s"]
         ratios["our_legal_actions_vs_uno_decision"] = costs["legal_actions_us"] / rlcard["raw_decision_us"]
-    if "skipped" not in rl and "skipped" not in rlcard:
-        ratios["rl_env_steps_per_s_vs_uno_env"] = rl["env_steps_per_s"] / rlcard["env_decisions_per_s"]
-    return {
-        "baseline": {"loop_median_us": baseline_us},
-        "random_games": games,
-        "engine_calls": calls,
+        ratios["legal_actions_median_vs_uno_decision"] = (
+            calls["legal_actions_median_us"] / rlcard["raw_decision_us"]
+        )
+        ratios["copy_median_vs_uno_decision"] = calls["copy_median_us"] / rlcard["raw_decision_us"]
+    return ratios
+
+
+def run(s: BenchSettings, engines: Sequence[str] = ()) -> dict[str, Any]:
+    """Every figure, by part, with the baseline and the ratios: on the engine this process
+    runs, or with `engines` ("pure", "compiled"), each engine's own figures, each measured in
+    a process of its own, beside one run of UNO, the rl environment and `simulate` here."""
+    parts = {e: engine_in_process(e, s) for e in engines} if engines else {ENGINE: engine_figures(s)}
+    rlcard = uno(s)
+    rl = rl_env(s)
+    simulate = {**speed_up(s), "engine": ENGINE}
+    if not engines:
+        part = parts[ENGINE]
+        ratios = engine_ratios(part, rlcard)
+        if "skipped" not in rl and "skipped" not in rlcard:
+            ratios["rl_env_steps_per_s_vs_uno_env"] = rl["env_steps_per_s"] / rlcard["env_decisions_per_s"]
+        return {
+            "engine": ENGINE,
+            "baseline": part["baseline"],
+            "random_games": part["random_games"],
+            "engine_calls": part["engine_calls"],
+            "rlcard_uno": rlcard,
+            "rl_env": rl,
+            "decision_costs": part["decision_costs"],
+            "memory": part["memory"],
+            "simulate": simulate,
+            "ratios": ratios,
+        }
+    by_engine = {e: {"engine": e, **part, "ratios": engine_ratios(part, rlcard)} for e, part in parts.items()}
+    figures: dict[str, Any] = {
+        "engine": "both" if set(engines) == set(ENGINES) else ",".join(engines),
         "rlcard_uno": rlcard,
         "rl_env": rl,
-        "decision_costs": costs,
-        "memory": memory,
         "simulate": simulate,
-        "ratios": ratios,
+        "engines": by_engine,
     }
+    if set(engines) == set(ENGINES):
+        pure, compiled = parts["pure"], parts["compiled"]
+        figures["ratios"] = {
+            "compiled_vs_pure_decisions_per_s": compiled["random_games"]["decisions_per_s"]
+            / pure["random_games"]["decisions_per_s"],
+            "compiled_vs_pure_legal_actions_median": compiled["engine_calls"]["legal_actions_median_us"]
+            / pure["engine_calls"]["legal_actions_median_us"],
+            "compiled_vs_pure_copy_median": compiled["engine_calls"]["copy_median_us"]
+            / pure["engine_calls"]["copy_median_us"],
+        }
+    return figures
 
 
 def profile_games(cards: Sequence[CardDef], s: BenchSettings) -> Any:
@@ -359,14 +444,20 @@ def profile_games(cards: Sequence[CardDef], s: BenchSettings) -> Any:
     return session
 
 
-def as_text(figures: Figures) -> str:
-    """One aligned line per figure, under a heading per part."""
+def as_text(figures: dict[str, Any], indent: str = "") -> str:
+    """One aligned line per figure, under a heading per part (and per engine)."""
     lines = []
     for part, values in figures.items():
-        lines.append(f"{part}:")
-        for key, value in values.items():
-            shown = value if isinstance(value, str) else f"{value:,.3f}".rstrip("0").rstrip(".")
-            lines.append(f"  {key:>34}: {shown}")
+        if not isinstance(values, dict):
+            lines.append(f"{indent}{part}: {values}")
+        elif any(isinstance(v, dict) for v in values.values()):
+            lines.append(f"{indent}{part}:")
+            lines.append(as_text(values, indent + "  "))
+        else:
+            lines.append(f"{indent}{part}:")
+            for key, value in values.items():
+                shown = value if isinstance(value, str) else f"{value:,.3f}".rstrip("0").rstrip(".")
+                lines.append(f"{indent}  {key:>34}: {shown}")
     return "\n".join(lines)
 
 

@@ -119,7 +119,7 @@ def simulate(
     try:
         from munchkin.sim.report import write_report  # matplotlib is loaded only here
     except ImportError as exc:
-        raise _fail(f"{exc}: install the report extra ('.[report]')") from None
+        raise _fail(f"{exc}: install the report extra: pip install -e '.[report]'") from None
 
     with _progress(games) as done:
         if ray:
@@ -178,7 +178,7 @@ def profile(
     try:
         session = bench_module.profile_games(cards_for(settings.sets), settings)
     except ImportError as exc:
-        raise _fail(f"{exc}: install the bench extra ('.[bench]')") from None
+        raise _fail(f"{exc}: install the bench extra: pip install -e '.[bench]'") from None
     from pyinstrument.renderers import ConsoleRenderer, HTMLRenderer
 
     try:

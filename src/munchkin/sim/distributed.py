@@ -24,7 +24,7 @@ def import_ray() -> Any:
     try:
         return importlib.import_module("ray")
     except ImportError:
-        raise RayMissing("ray is not installed: install the ray extra ('.[ray]')") from None
+        raise RayMissing("ray is not installed: pip install -e '.[ray]'") from None
 
 
 def run_ray(config: SimConfig, address: str, on_done: Callable[[], None] = lambda: None) -> list[Record]:

@@ -441,7 +441,7 @@ def _open_postgres(url: URL, create: bool, busy_seconds: float = BUSY_SECONDS) -
     try:
         engine = create_engine(url, connect_args={"options": f"-c lock_timeout={round(busy_seconds * 1000)}"})
     except ModuleNotFoundError as exc:
-        raise StoreError(f"{name}: PostgreSQL needs {exc.name}: pip install 'munchkin[postgres]'") from None
+        raise StoreError(f"{name}: PostgreSQL needs {exc.name}: pip install -e '.[postgres]'") from None
     with _guard_open(name):
         ours = _check_tables(name, engine)
     _prepare(name, engine, ours, create, wal=False)

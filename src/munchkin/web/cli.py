@@ -111,7 +111,7 @@ def serve(
     try:
         server = importlib.import_module("munchkin.web.server")
     except ModuleNotFoundError as exc:
-        typer.echo(f"error: online play needs {exc.name}: pip install 'munchkin[web]'", err=True)
+        typer.echo(f"error: online play needs {exc.name}: pip install -e '.[web]'", err=True)
         raise typer.Exit(2) from None
     trusted_proxy = trusted_proxy or []
     for proxy in trusted_proxy:
