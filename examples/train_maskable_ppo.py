@@ -171,6 +171,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--n-steps", type=int, default=256, help="steps per game per update")
     parser.add_argument("--batch-size", type=int, default=256)
     parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--lr", type=float, default=3e-4, help="learning rate")
+    parser.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus")
     parser.add_argument("--hidden", type=int, default=128, help="units of the two hidden layers")
     parser.add_argument(
         "--policy",
@@ -203,10 +205,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         n_steps=args.n_steps,
         batch_size=args.batch_size,
         n_epochs=args.epochs,
-        learning_rate=3e-4,
+        learning_rate=args.lr,
         gamma=0.995,
         gae_lambda=0.95,
-        ent_coef=0.01,
+        ent_coef=args.ent_coef,
         policy_kwargs={"net_arch": [args.hidden, args.hidden]},
         seed=args.seed,
         device="cpu",
