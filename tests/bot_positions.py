@@ -69,15 +69,3 @@ def answer_until(g: Game, player: str, kind: str, limit: int = 30) -> Action:
         who = waiting[0]
         g.apply(who, heuristic.choose(view(g, who)) if who == player else g.default_action(who))
     raise AssertionError(f"no {kind} question for {player}")
-
-
-def defaults_until(g: Game, player: str, limit: int = 30) -> Action:
-    """Everyone else takes their default decisions until the game waits for `player`; the
-    bot's decision for `player` then (not applied)."""
-    for _ in range(limit):
-        waiting = g.waiting_for()
-        if player in waiting:
-            return choice(g, player)
-        assert waiting, f"nobody is waited for before {player}"
-        g.apply(waiting[0], g.default_action(waiting[0]))
-    raise AssertionError(f"{player} is never waited for")

@@ -3,7 +3,7 @@ position that fits it, and kept in one that does not."""
 
 from __future__ import annotations
 
-from bot_positions import answer_until, choice, defaults_until, play_until, start
+from bot_positions import answer_until, choice, play_until, start
 from munchkin.engine.actions import Action
 from munchkin.engine.game import Game
 from munchkin.engine.setup import HirelingSetup, PlayerSetup
@@ -203,7 +203,7 @@ def test_the_ring_cancels_a_painful_curse_on_the_bot_only() -> None:
 
 
 def _anns_turn(ann: PlayerSetup, others: list[PlayerSetup]) -> Game:
-    return start([ann, *others], ["elf"])
+    return start([ann, *others], ["cheat"])
 
 
 def test_a_level_is_borrowed_from_the_leader_at_once() -> None:
@@ -285,7 +285,18 @@ def test_the_hired_hand_carries_an_item_the_bot_cannot_use() -> None:
     ]
 
 
-def test_answers_wait_for_defaults() -> None:
-    """The helper for positions lets the others decide until the bot is asked."""
-    game = _curse_from_bob("surprise-audit", "Ann")
-    assert defaults_until(game, "Ann") == Action("play", "ring-of-polite-refusal")
+def _after_the_door(ann: PlayerSetup) -> Action:
+    """Ann kicks open a door (a Cheat!, nothing to use it on: it goes to her hand); then she
+    looks for trouble or loots the room."""
+    game = _anns_turn(ann, [PlayerSetup("Bob")])
+    game.apply("Ann", Action("kick_door"))
+    return choice(game, "Ann")
+
+
+def test_a_monster_that_ignores_the_bot_is_not_sought_and_one_it_defeats_at_once_is() -> None:
+    """A Thief leaves the lawyer alone (it will not fight Thieves: nothing to win); a Cleric
+    looks for the vampire poet eight levels above her: Clerics defeat it at once."""
+    thief = PlayerSetup("Ann", level=8, class_=["thief"], hand=["professional-courtesy-lawyer"])
+    assert _after_the_door(thief) == Action("loot_room")
+    cleric = PlayerSetup("Ann", level=2, class_=["cleric"], hand=["brooding-vampire-poet"])
+    assert _after_the_door(cleric) == Action("look_for_trouble", "brooding-vampire-poet")

@@ -10,6 +10,9 @@ from munchkin.bots.heuristic.values import GAME_VALUE, LEVEL_VALUE, TREASURE_VAL
 from munchkin.cards.schema import FIGHT_WORDS, CardDef
 from munchkin.engine.actions import Action
 
+PASSED_FIGHT_CHANCES = ((0, 0.9), (-6, 0.5), (-11, 0.25), (-1000, 0.1))
+"""The chance to win a fight passed on, by how far ahead the player is (more than the first)."""
+
 
 def fight_word(card: CardDef) -> str | None:
     """The word of a card that acts on the fight, if it has one."""
@@ -52,6 +55,13 @@ def fight_value(fight: Fight, seat: Seat) -> float:
     if seat.level + fight.levels >= seat.win_level:
         return GAME_VALUE
     return fight.levels * LEVEL_VALUE + fight.treasures * TREASURE_VALUE
+
+
+def win_chance(fight: Fight, seat: Seat) -> float:
+    """How likely `seat` is to win the fight passed to them: sure when ahead, less the further
+    behind they start (they may still ask for help and play one-shots)."""
+    lead = fight.lead_for(seat) + ("warrior" in seat.classes)
+    return next(chance for behind, chance in PASSED_FIGHT_CHANCES if lead > behind)
 
 
 def wins_alone(fight: Fight, seat: Seat, margin: int = 0) -> bool:

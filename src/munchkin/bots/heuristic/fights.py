@@ -13,10 +13,11 @@ from munchkin.bots.heuristic.fight_words import (
     illusion_change,
     lost_reward,
     replaced,
-    wins_alone,
+    win_chance,
 )
-from munchkin.bots.heuristic.helping import help_to_ask
-from munchkin.bots.heuristic.seats import Seat, monster_strength, strength
+from munchkin.bots.heuristic.harms import run_loss
+from munchkin.bots.heuristic.helping import help_to_ask, may_ask
+from munchkin.bots.heuristic.seats import Seat, holds, monster_strength, strength
 from munchkin.bots.heuristic.situation import Fight, Situation
 from munchkin.bots.heuristic.values import GAME_VALUE, LEVEL_VALUE, TREASURE_VALUE, TROUBLE_MARGIN
 from munchkin.cards.schema import CardDef
@@ -26,6 +27,8 @@ RESERVE_SHARE = 0.5
 """The part of its combat one-shots the bot counts on when it chooses to fight."""
 HELP_OVERHEAD = 0.5
 """What asking for help costs beyond the bribe: the helper sees the treasures."""
+HELP_SHARE = 0.0
+"""The part of the strongest helper's strength the bot counts on when it chooses to fight."""
 MAX_POWER_CARDS = 3
 """Cards per power and fight unless the table chose another number (`power_discards`, B14)."""
 
@@ -60,12 +63,20 @@ def cheapest_cover(uses: Iterable[Use], need: int) -> list[Use] | None:
 
 def beats(s: Situation, monster: CardDef) -> bool:
     """Whether the bot is clearly stronger than a monster, counting on part of its combat
-    one-shots; on all of them, and no margin, for the fight that wins the game."""
+    one-shots and of the strongest helper it would ask; on all of them, and no margin, for
+    the fight that wins the game. A monster that will not fight the bot is not worth it, one
+    the bot defeats at once always is (docs/card-format.md)."""
+    if monster.ignores is not None and holds(monster.ignores, s.me):
+        return False
+    if monster.defeated_by is not None and holds(monster.defeated_by, s.me):
+        return True
     levels = 1 if monster.type == "steed" else monster.levels
     all_in = s.me.level + levels >= s.me.win_level
     reserve = sum(c.bonus for c in s.hand if c.type == "one_shot" and c.uses == "combat")
     share, margin = (1.0, 0) if all_in else (RESERVE_SHARE, TROUBLE_MARGIN)
-    return strength(s.me) + share * reserve >= monster_strength(monster, [s.me]) + margin
+    helpers = [strength(o) for o in s.opponents if may_ask(s, o, 1)] if not monster.no_help else []
+    helped = HELP_SHARE * max(helpers, default=0)
+    return strength(s.me) + share * reserve + helped >= monster_strength(monster, [s.me]) + margin
 
 
 def own_fight(s: Situation) -> Action | None:
@@ -106,12 +117,14 @@ def _more_monsters(s: Situation, fight: Fight) -> Action | None:
 
 
 def _win_value(s: Situation, fight: Fight) -> float:
-    """What winning this fight brings the bot (B7); the game, alone or shared (B2)."""
+    """What winning this fight brings the bot (B7); the game, alone or shared (B2). A helper
+    counts the fighter's levels against it, as it cares about the fighter."""
     if s.me in fight.game_winners():
         return GAME_VALUE
     levels = fight.gain(s.me) * LEVEL_VALUE
-    treasures = fight.treasures - fight.reward if s.me is fight.fighter else fight.reward
-    return levels + treasures * TREASURE_VALUE
+    if s.me is fight.fighter:
+        return levels + (fight.treasures - fight.reward) * TREASURE_VALUE
+    return levels + fight.reward * TREASURE_VALUE - s.spite(fight.fighter) * fight.levels * LEVEL_VALUE
 
 
 def _boost_plans(s: Situation, fight: Fight) -> list[tuple[float, Action]]:
@@ -201,19 +214,22 @@ def _may_force(s: Situation, fight: Fight, helper: Seat) -> bool:
 
 
 def _shift_blame(s: Situation, fight: Fight) -> Action | None:
-    """A fight lost with no way to win it passes to the opponent who fares worst in it (the
-    leader first, among those who lose it too), when the run would cost more than the card
-    and what that player may win by it (B16)."""
+    """A fight lost with no way to win it passes to the opponent it serves worst: the chance
+    that they win it, and what it would bring them, against the Bad Stuff they would risk,
+    counted as the bot cares about them (the leader most); when the run would cost the bot
+    more than the card and that (B16)."""
     if s.me is not fight.fighter:
         return None
     loss = s.run_loss()
 
     def score(a: Action) -> float:
         target = s.seats[a.target or ""]
-        if wins_alone(fight, target):
-            given = fight_value(fight, target) * (2.0 if target is s.leader else 1.0)
-            return loss - s.value(a.arg) - given
-        return loss - s.value(a.arg) + (1.0 if target is s.leader else 0.0)
+        chance = win_chance(fight, target)
+        given = fight_value(fight, target) * (1.0 + s.spite(target))
+        suffered = run_loss(
+            fight.monsters, target, target.table["run_away_modifier"], target.hand_count, False
+        )
+        return loss - s.value(a.arg) - chance * given + (1 - chance) * s.spite(target) * suffered
 
     passes = [
         a for a in s.legal("play") if fight_word(s.card(a.arg)) == "pass_fight" and a.target != s.me.name

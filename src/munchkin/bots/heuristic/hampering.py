@@ -4,7 +4,14 @@ winning when that is worth the cards, or at least denies it the levels (B14-B16)
 
 from __future__ import annotations
 
-from munchkin.bots.heuristic.fight_words import fight_value, fight_word, illusion_change, rewards, wins_alone
+from munchkin.bots.heuristic.fight_words import (
+    fight_value,
+    fight_word,
+    illusion_change,
+    rewards,
+    win_chance,
+    wins_alone,
+)
 from munchkin.bots.heuristic.fights import Use, cheapest_cover
 from munchkin.bots.heuristic.harms import levels_lost, weakening
 from munchkin.bots.heuristic.seats import monster_strength
@@ -15,6 +22,8 @@ from munchkin.engine.actions import Action
 
 AIMED_ONE_SHOTS = ("steal_level", "hireling_dies")
 """One-shots played on a player that weaken a fighter (B3, H10)."""
+PASS_RISK = 0.25
+"""The highest chance, for the player a fight is passed to, of winning it."""
 
 
 def others_fight(s: Situation) -> Action | None:
@@ -117,8 +126,7 @@ def _fight_card_use(s: Situation, fight: Fight, a: Action, word: str) -> Use | N
     if word == "illusion":
         return Use(a, illusion_change(s, fight, a), s.value(a.arg) + s.value(a.on))
     if word == "pass_fight" and a.target not in (s.me.name, *[f.name for f in fight.fighters]):
-        target = s.seats[a.target or ""]
-        if wins_alone(fight, target):
+        if win_chance(fight, s.seats[a.target or ""]) > PASS_RISK:
             return None
         return Use(a, fight.to_lose, s.value(a.arg), stops_win=bool(fight.game_winners()))
     if word == "send_away" and (index := fight.index(a.on)) is not None:

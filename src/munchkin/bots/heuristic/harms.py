@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from munchkin.bots.heuristic.seats import WORN_SLOTS, Seat
+from munchkin.bots.heuristic.seats import WORN_SLOTS, Seat, holds
 from munchkin.bots.heuristic.values import LEVEL_VALUE, cheapest_payment, item_worth
 from munchkin.cards.schema import CardDef, Condition, Effect
 
@@ -15,16 +15,6 @@ ESCAPE_ROLL = 5
 def names_any(cond: Condition, traits: Iterable[str]) -> bool:
     """Whether a condition names one of these races or classes."""
     return bool({*cond.race, *cond.class_}.intersection(traits))
-
-
-def holds(cond: Condition, seat: Seat) -> bool:
-    """The test of a conditional effect, on the character's own traits (H14)."""
-    return (
-        bool(seat.races.intersection(cond.race))
-        or bool(seat.classes.intersection(cond.class_))
-        or (cond.sex is not None and seat.sex == cond.sex)
-        or (cond.level_at_least is not None and seat.level >= cond.level_at_least)
-    )
 
 
 def branch(effect: Effect, seat: Seat) -> tuple[Effect, ...]:

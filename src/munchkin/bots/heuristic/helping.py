@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from munchkin.bots.heuristic.seats import Seat
 from munchkin.bots.heuristic.situation import Fight, Situation
 from munchkin.engine.actions import Action
 
 HELP_MARGIN = 1
 """How much the munchkins must then win by for the bot to agree to help."""
+
+
+def may_ask(s: Situation, other: Seat, monsters: int) -> bool:
+    """Whether the bot would ask `other` to help against so many monsters: not the leader
+    close to winning, nor an Elf the fight would make win (B8, B14)."""
+    too_close = other is s.leader and other.level >= other.win_level - 2
+    makes_win = "elf" in other.races and other.level + monsters >= other.win_level
+    return not (too_close or makes_win)
 
 
 def help_to_ask(s: Situation, fight: Fight) -> Action | None:
@@ -17,11 +26,9 @@ def help_to_ask(s: Situation, fight: Fight) -> Action | None:
     asked = s.memory.asked_now(s.data["turn"])
     candidates = []
     for other in s.opponents:
-        elf = "elf" in other.races
-        too_close = other is s.leader and other.level >= other.win_level - 2
-        makes_win = elf and other.level + len(fight.monsters) >= other.win_level
-        if other.name in asked or too_close or makes_win:
+        if other.name in asked or not may_ask(s, other, len(fight.monsters)):
             continue
+        elf = "elf" in other.races
         action = s.legal("ask_help", arg=other.name, reward=min(0 if elf else 1, fight.treasures))
         if action:
             candidates.append((other is s.leader, -fight.lead_with(other), other.name, action[0]))

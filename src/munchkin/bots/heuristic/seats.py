@@ -8,7 +8,7 @@ from functools import cache, cached_property
 from typing import Any
 
 from munchkin.cards.loader import load_builtin_sets
-from munchkin.cards.schema import CardDef, VsBonus
+from munchkin.cards.schema import CardDef, Condition, VsBonus
 
 WIN_LEVEL = 10
 """The winning level unless the table chose another (the view's `options`, B2)."""
@@ -129,3 +129,13 @@ def monster_strength(card: CardDef, fighters: Sequence[Seat]) -> int:
     fighters (H12, R20)."""
     level = 2 * card.bonus if card.type == "steed" else card.level or 0
     return level + sum(vs.bonus for vs in card.vs if any(matches(vs, s) for s in fighters))
+
+
+def holds(cond: Condition, seat: Seat) -> bool:
+    """The test of a conditional effect, on the character's own traits (H14)."""
+    return (
+        bool(seat.races.intersection(cond.race))
+        or bool(seat.classes.intersection(cond.class_))
+        or (cond.sex is not None and seat.sex == cond.sex)
+        or (cond.level_at_least is not None and seat.level >= cond.level_at_least)
+    )

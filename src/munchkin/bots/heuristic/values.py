@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import TypeVar
 
-from munchkin.bots.heuristic.seats import Seat, monster_strength, strength, usable
+from munchkin.bots.heuristic.seats import Seat, holds, monster_strength, strength, usable
 from munchkin.cards.schema import CardDef
 
 T = TypeVar("T")
@@ -104,7 +104,10 @@ def card_value(card: CardDef, me: Seat) -> float:
     if kind in ("race", "class"):
         return 0.5 * trait_score(card, ())
     if kind == "monster":
-        return 1.0 if monster_strength(card, [me]) + TROUBLE_MARGIN <= strength(me) else 0.4
+        if card.ignores is not None and holds(card.ignores, me):
+            return 0.4
+        beaten = card.defeated_by is not None and holds(card.defeated_by, me)
+        return 1.0 if beaten or monster_strength(card, [me]) + TROUBLE_MARGIN <= strength(me) else 0.4
     if kind == "divine_intervention":
         return LEVEL_VALUE if "cleric" in me.classes else 0.2
     if kind == "steed_enhancer":
