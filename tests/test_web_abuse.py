@@ -597,6 +597,7 @@ async def what_ann_sees(swap: bool) -> tuple[list[tuple[Any, ...]], int]:
     seq = 0  # as her connection numbers its messages (ws.Connection)
     for _ in range(200):
         await room.advance()
+        await room.refresh("Ann")  # what her connection does before it sends
         snapshot = room.snapshot("Ann", sent)
         seq += bool(snapshot.changed)
         fields = {k: v for k, v in snapshot.fields.items() if k != "deadline"}

@@ -17,8 +17,10 @@ decisions a second while a human is connected, `away_bot_moves_per_second` while
 A job that fails (a locked database) is logged with an error id and tried again later,
 sooner at first; nobody is told but the human whose own decision could not be saved.
 
-Each audience (a seat, or the spectators) has a `Track`: its view, kept up after every
-decision. A connection numbers the views it is sent itself (`seq`, in `ws`): the game's own
+Each audience (a seat, or the spectators) has a `Track`: its view, brought up to date after
+each job for the seats the game waits for (and the one who just decided), and for the others
+only when their connection is about to be told (`refresh`): building views nobody is sent
+would cost more than the decisions themselves. A connection numbers the views it is sent itself (`seq`, in `ws`): the game's own
 count of decisions would tell a player that a bystander was asked (they held a card to
 respond with) even when nothing they can see changed.
 """
@@ -108,6 +110,10 @@ class Outcome:
     waiting: list[str] = field(default_factory=list)
     over: bool = False
     active: str | None = None
+    stale: set[str | None] = field(default_factory=set)
+    """The audiences whose tracks were left behind: nobody waits for them..."""
+    fresh: set[str | None] = field(default_factory=set)
+    """...and those brought up to date."""
     paced: bool = False
     """The bots used all the moves the pace allowed: wake up when it allows more."""
     error: BaseException | None = None
@@ -165,6 +171,8 @@ class Room:
         self.audience: Counter[str | None] = Counter()
         self.counted: set[Listener] = set()
         self.tracks: dict[str | None, Track] = {}
+        self.stale: set[str | None] = set()
+        """Audiences whose tracks a job left behind (`refresh`)."""
         self.waiting = session.waiting_humans()
         self.over = session.over
         first = session.view(session.seats[0].name).data
@@ -194,6 +202,7 @@ class Room:
         self.audience[seat] += 1
         track = self.tracks.get(seat)
         seen = self._seen(seat, track, self.loop.time())
+        self.stale.discard(seat)
         if seen is not None:
             self.tracks[seat] = self._finish(seen, track)
 
@@ -253,6 +262,29 @@ class Room:
 
     # -- deciding --------------------------------------------------------------------
 
+    async def refresh(self, seat: str | None) -> None:
+        """Bring `seat`'s track up to date if a job left it behind (a seat the game was not
+        waiting for: its connection is told of changes a little later, and only then is its
+        view built, in a worker thread)."""
+        if seat in self.stale:
+            async with self.lock:
+                await self._refresh(seat)
+
+    async def _refresh(self, seat: str | None) -> None:
+        """`refresh`, the lock held."""
+        if seat not in self.stale:
+            return
+        track = self.tracks.get(seat)
+
+        def build() -> Track | None:
+            seen = self._seen(seat, track, self.loop.time())
+            return None if seen is None else self._finish(seen, track)
+
+        built = await self._run(build)
+        self.stale.discard(seat)
+        if built is not None:
+            self.tracks[seat] = built
+
     def current(self, seat: str | None) -> dict[str, Any] | None:
         """The whole view `seat` has now (as `Snapshot.view`), None if it has no track."""
         track = self.tracks.get(seat)
@@ -266,9 +298,10 @@ class Room:
         player's view is no longer `seen`, the one they decided on. Bots and timers go on
         afterwards, in their own jobs."""
         async with self.lock:
+            await self._refresh(player)
             if seen is not None and self.current(player) != seen:
                 raise Refusal("stale", "the game has moved on since: look again")
-            job = self._job(lambda: self.session.apply(player, action), 0)
+            job = self._job((player,), lambda: self.session.apply(player, action), 0)
             outcome = await self._run(job)
             self._publish(outcome)
             if outcome.error is not None:
@@ -308,10 +341,11 @@ class Room:
         late = frozenset(
             p for p in self.waiting if p not in away and (due := self._due_at(p)) is not None and due <= now
         )
-        return self._job(None, budget, away, taken, late)
+        return self._job((), None, budget, away, taken, late)
 
     def _job(
         self,
+        actor: tuple[str, ...],
         first: Callable[[], list[Event]] | None,
         budget: int,
         away: frozenset[str] = frozenset(),
@@ -320,13 +354,14 @@ class Room:
     ) -> Callable[[], Outcome]:
         """A job for the worker thread, with what it needs of the loop's state taken now."""
         audience, tracks, active = list(self.audience), dict(self.tracks), self.active
-        return lambda: self._steps(first, budget, away, taken, late, audience, tracks, active)
+        return lambda: self._steps(actor, first, budget, away, taken, late, audience, tracks, active)
 
     async def _run(self, job: Callable[[], T]) -> T:
         return await self.loop.run_in_executor(self.executor, job)
 
     def _steps(
         self,
+        actor: tuple[str, ...],
         first: Callable[[], list[Event]] | None,
         budget: int,
         away: frozenset[str],
@@ -337,8 +372,8 @@ class Room:
         active: str | None,
     ) -> Outcome:
         """In a worker thread: `first` (a human's decision), or up to `budget` bot moves and what
-        is due for the humans `away`, `taken` over by a stand-in, or `late` to answer; each
-        audience's track after every decision. An error stops the job; what it did stands."""
+        is due for the humans `away`, `taken` over by a stand-in, or `late` to answer; then each
+        audience's track. An error stops the job; what it did stands."""
         out = Outcome(active=active)
         tracks = dict(before)
         session = self.session
@@ -349,11 +384,6 @@ class Room:
             for event in events:
                 if event.kind == "turn_started":
                     out.active = event.data["player"]
-            now = self.loop.time()
-            for seat in audience:
-                changed = self._seen(seat, tracks.get(seat), now)
-                if changed is not None:
-                    tracks[seat] = changed
 
         try:
             if first is not None:
@@ -375,6 +405,17 @@ class Room:
         except Exception as exc:
             out.error = exc
         out.waiting, out.over = session.waiting_humans(), session.over
+        if out.decisions:  # once per job, and only for the seats told at once; the others later
+            now = self.loop.time()
+            urgent = {*out.waiting, *actor}
+            for seat in audience:
+                if seat not in urgent:
+                    out.stale.add(seat)
+                    continue
+                out.fresh.add(seat)
+                changed = self._seen(seat, tracks.get(seat), now)
+                if changed is not None:
+                    tracks[seat] = changed
         out.tracks = {seat: self._finish(track, before.get(seat)) for seat, track in tracks.items()}
         out.paced = first is None and out.bot_moves >= budget
         return out
@@ -455,6 +496,7 @@ class Room:
     def _publish(self, outcome: Outcome) -> None:
         """On the loop, after a job: the tracks, the log and the state of the game, told."""
         self.tracks.update(outcome.tracks)
+        self.stale = (self.stale | outcome.stale) - outcome.fresh
         self.waiting, self.over, self.active = outcome.waiting, outcome.over, outcome.active
         self.paced = outcome.paced or (self.paced and not outcome.decisions)
         if outcome.decisions:

@@ -255,6 +255,7 @@ class Connection:
             room = self.entry.room
             if self.game_dirty and room is not None and self in room.counted:
                 self.game_dirty = False
+                await room.refresh(self.seat)
                 snapshot = room.snapshot(self.seat, self.sent_view)
                 if self._worth_sending(snapshot):
                     await self._send(self._game_message(snapshot))
