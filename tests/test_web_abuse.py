@@ -25,6 +25,7 @@ from munchkin.engine.actions import Action
 from munchkin.session import Seat, Session
 from munchkin.store import Store
 from munchkin.web.config import WebConfig
+from munchkin.web.guard import address_key
 from munchkin.web.lobby import name_key
 from munchkin.web.room import Room
 from munchkin.web.server import background
@@ -660,6 +661,13 @@ def test_the_host_frees_a_squatted_seat_before_the_start(tmp_path: Path) -> None
         assert request(address, "POST", f"/api/games/{code}/start", {"token": host["token"]})[0] == 200
         late = request(address, "POST", f"/api/games/{code}/free", {"token": host["token"], "seat": 1})
         assert late[0] == 409
+
+
+def test_addresses_are_counted_by_their_ip_an_ipv6_one_by_its_64() -> None:
+    assert address_key("127.0.0.2") == "127.0.0.2" and address_key("::ffff:10.1.2.3") == "10.1.2.3"
+    assert address_key("2001:db8:1:2::5") == address_key("2001:db8:1:2:ffff::1") == "2001:db8:1:2::/64"
+    assert address_key("2001:db8:1:3::5") != address_key("2001:db8:1:2::5")
+    assert address_key("testclient") == "testclient"
 
 
 def test_names_that_look_alike_are_one_name() -> None:

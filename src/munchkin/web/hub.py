@@ -126,23 +126,29 @@ class Hub:
 
     async def sweep(self) -> None:
         """Forget the tables not started that expired, and the games over long enough."""
-        now = self.loop.time()
-        config = self.config
         for code, entry in list(self.entries.items()):
-            table = entry.table
-            idle = table.status == OPEN and now - entry.touched >= config.table_idle_seconds
-            idle = idle and not any(w.seat is not None for w in entry.watchers)
-            done = entry.ended is not None and now - entry.ended >= config.finished_keep_seconds
-            if not (idle or done) or entry.lock.locked():
+            if not self._expired(entry) or entry.lock.locked():
                 continue
-            await self._saving(self.db.delete, code)
-            if self.entries.get(code) is entry:
+            async with entry.lock:  # nobody joins or starts it meanwhile
+                idle = entry.table.status == OPEN
+                if not self._expired(entry) or self.entries.get(code) is not entry:
+                    continue
+                await self._saving(self.db.delete, code)
                 del self.entries[code]
                 for watcher in list(entry.watchers):
                     watcher.kick(1000, "this game expired" if idle else "this game is over")
                 if entry.room is not None:
                     entry.room.close()
                 log.info("game %s: %s", code, "expired before it started" if idle else "left the lobby")
+
+    def _expired(self, entry: Entry) -> bool:
+        """A table not started, idle long enough with none of its players connected; or a game
+        over long enough."""
+        now, config = self.loop.time(), self.config
+        if entry.ended is not None:
+            return now - entry.ended >= config.finished_keep_seconds
+        idle = entry.table.status == OPEN and now - entry.touched >= config.table_idle_seconds
+        return idle and not any(w.seat is not None for w in entry.watchers)
 
     # -- the lobby -------------------------------------------------------------------
 
@@ -257,6 +263,8 @@ class Hub:
         """Change a copy of the table, save it, then let it take the table's place and tell the
         table's connections; a refusal or a failed save changes nothing."""
         async with entry.lock:
+            if self.entries.get(entry.table.code) is not entry:
+                raise LobbyError(404, "there is no such game here")  # it expired meanwhile
             table = entry.table.copy()
             result = change(table)
             await self._saving(self.db.save, table)

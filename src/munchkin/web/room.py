@@ -20,9 +20,9 @@ sooner at first; nobody is told but the human whose own decision could not be sa
 Each audience (a seat, or the spectators) has a `Track`: its view, brought up to date after
 each job for the seats the game waits for (and the one who just decided), and for the others
 only when their connection is about to be told (`refresh`): building views nobody is sent
-would cost more than the decisions themselves. A connection numbers the views it is sent itself (`seq`, in `ws`): the game's own
-count of decisions would tell a player that a bystander was asked (they held a card to
-respond with) even when nothing they can see changed.
+would cost more than the decisions themselves. A connection numbers the views it is sent
+itself (`seq`, in `ws`): the game's own count of decisions would tell a player that a
+bystander was asked (they held a card to respond with) even when nothing they can see changed.
 """
 
 from __future__ import annotations
