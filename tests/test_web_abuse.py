@@ -182,6 +182,23 @@ def test_a_flood_of_spectators_never_locks_a_seat_out(tmp_path: Path) -> None:
         run(attack())
 
 
+def test_a_seat_opened_in_too_many_tabs_closes_its_oldest(tmp_path: Path) -> None:
+    with serving(tmp_path, max_connections_per_seat=2) as address:
+        (ann,) = table(address, ["Ann"], ["bot:random"])
+
+        async def tabs() -> None:
+            opened = []
+            for _ in range(3):
+                ws = await socket_to(address, ann["code"], ann["token"])
+                await next_message(ws, "game")
+                opened.append(ws)
+            assert (await closed(opened[0]))[0] == 4409, "the oldest tab gives way"
+            await opened[2].send(json.dumps({"type": "act", "token": ann["token"], "action": {"verb": "x"}}))
+            assert (await next_message(opened[2], "refused"))["code"] == "bad_action", "the newest plays"
+
+        run(tabs())
+
+
 def test_connections_are_capped_per_address_for_http_and_websocket(tmp_path: Path) -> None:
     with serving(tmp_path, max_connections_per_address=4, request_seconds=5) as address:
         (ann,) = table(address, ["Ann"], ["bot:random"])
