@@ -285,11 +285,15 @@ class MunchkinApp(App[None]):
             self.take(self.query_one(ActionMenu).entry_at(message.option.id))
 
     def action_key(self, key: str) -> None:
-        entry = self.query_one(ActionMenu).entry_for_key(key)
+        menu = self.query_one(ActionMenu)
+        entry = menu.entry_for_key(key)
         if entry is None:
             self.notify(f"No action has the key {key} now.", severity="warning")
-            return
-        self.take(entry)
+        elif menu.just_changed(key):
+            self.notify(f"The menu has just changed: {key} takes another action now. Press it again.")
+        else:
+            menu.pressed(key)
+            self.take(entry)
 
     def action_undo(self) -> None:
         if self.seat is None:

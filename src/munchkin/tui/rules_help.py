@@ -5,11 +5,17 @@ KEYS = """\
 
 | key | what it does |
 | --- | --- |
-| `1`-`9` | take that action from the menu |
-| `↑` `↓` `Enter` | move in the menu; take the highlighted action (at first the default: pass, if you may) |
-| `u` | undo your last decision (and what the bots did after it) |
+| `1`-`9`, `0`, letters | take the action with that key (it keeps its key while it stays on the menu) |
+| `↑` `↓` `Enter` | move in the menu; take the highlighted action (first the default: pass, if you may) |
+| `c` | read every card you can see, in full; the highlighted action's card first |
+| `l` | the whole log, to scroll |
+| `u` | undo your last decision (and what the bots did after it); not once the game is over |
 | `?` | this screen; `Esc` closes it |
 | `q` | quit; the game is saved, `munchkin play --resume ID` goes on |
+
+Trades and help requests open a dialog: choose the player and the items (`Space`), the
+treasures you promise (`+`, `-`), then `o` (offer) or `a` (ask). A play that costs more
+than it says asks first: `y` or `n`.
 """
 
 RULES = """\

@@ -3,6 +3,7 @@ and the advice beside it (`PlayerView.advice`)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -36,6 +37,9 @@ ZONES = (
 KEY_POOL = "1234567890abdefghijkmnoprstvwxyz"
 """The keys that take an action from the menu, in the order they are handed out (c, l, q and
 u are the screen's own)."""
+KEY_REST = 0.75
+"""Seconds a key just pressed, once it takes another action, does not take it, so that a
+quick second press meant for the action just taken never takes the new one."""
 DIALOGS = {"trade": "Trade or give… (choose a player and the items)", "help": "Ask for help… (with a bribe)"}
 """Menu lines that open a dialog instead of a wall of actions, by kind."""
 DIALOG_VERBS = {"trade": "trade", "ask_help": "help"}
@@ -161,9 +165,9 @@ class CombatPanel(Static):
 
 class ActionMenu(OptionList):
     """Your legal actions in words, grouped by kind, the default first and highlighted. Each
-    line has a key (`KEY_POOL`) that it keeps while it stays on the menu; a key freed by a
-    line that went is not handed out again at once, so a quick second press never takes
-    another action than the first. Trades and help requests open a dialog."""
+    line has a key (`KEY_POOL`) that it keeps while it stays on the menu; a key just pressed
+    that is given to another line rests a moment (`KEY_REST`), so a quick second press never
+    takes another action than the first. Trades and help requests open a dialog."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -172,6 +176,9 @@ class ActionMenu(OptionList):
         self.entries: list[Entry] = []
         self.dialogs: dict[str, list[Action]] = {}
         self.keys: dict[Entry, str] = {}
+        self.changed: dict[str, float] = {}
+        """When each key last took another action (monotonic seconds)."""
+        self.last_press: tuple[str, float] = ("", -KEY_REST)
         self.default: Entry | None = None
 
     def show(
@@ -214,19 +221,33 @@ class ActionMenu(OptionList):
         self.highlighted = None if first is None else self.option_index(first)
 
     def _keys(self, entries: list[Entry]) -> dict[Entry, str]:
-        """Keys for the new menu: the old ones kept; new lines get keys neither in use nor
-        just freed."""
+        """Keys for the new menu: the old ones kept; new lines get the first keys not in use,
+        and a key that now takes another action than before is marked as just changed."""
         old = self.keys
         kept = {entry: old[entry] for entry in entries if entry in old}
-        freed = set(old.values()) - set(kept.values())
-        free = (k for k in KEY_POOL if k not in kept.values() and k not in freed)
+        free = (k for k in KEY_POOL if k not in kept.values())
         keys = dict(kept)
+        before = {key: entry for entry, key in old.items()}
+        now = time.monotonic()
         for entry in entries:
             if entry not in keys:
                 key = next(free, None)
                 if key is not None:
                     keys[entry] = key
+                    if key in before:
+                        self.changed[key] = now
         return keys
+
+    def pressed(self, key: str) -> None:
+        """`key` was pressed to take its action."""
+        self.last_press = (key, time.monotonic())
+
+    def just_changed(self, key: str) -> bool:
+        """Whether `key` was pressed a moment ago (`KEY_REST` seconds) and has taken another
+        action since: a press now was meant for the one it took."""
+        last, when = self.last_press
+        now = time.monotonic()
+        return key == last and now - when < KEY_REST and self.changed.get(key, -1.0) >= when
 
     def option_index(self, entry: Entry) -> int:
         return self.get_option_index(f"e{self.entries.index(entry)}")
