@@ -13,6 +13,7 @@ import typer
 from typer.testing import CliRunner
 
 from munchkin.bench import BenchSettings, as_text, percentile_us, uno
+from munchkin.engine import ENGINE, compiled_problem
 from munchkin.sim.cli import register
 
 TINY = [
@@ -56,6 +57,7 @@ FIGURES = {
         "workers_2_games_per_s",
         "workers_2_cores_used",
         "speed_up",
+        "engine",
     ],
     "ratios": ["decision_baselines", "legal_actions_median_baselines", "copy_median_baselines"],
 }
@@ -71,6 +73,8 @@ UNO_RATIOS = [
     "our_decisions_per_s_vs_uno_raw",
     "our_decisions_per_s_vs_uno_env",
     "our_legal_actions_vs_uno_decision",
+    "legal_actions_median_vs_uno_decision",
+    "copy_median_vs_uno_decision",
 ]
 HAS_RLCARD = importlib.util.find_spec("rlcard") is not None
 RL = [
@@ -91,34 +95,81 @@ runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
-def figures() -> dict[str, dict[str, Any]]:
+def figures() -> dict[str, Any]:
     result = runner.invoke(app, ["bench", *TINY, "--json"])
     assert result.exit_code == 0, result.output
-    data: dict[str, dict[str, Any]] = json.loads(result.stdout)
+    data: dict[str, Any] = json.loads(result.stdout)
     return data
 
 
-def test_bench_measures_every_figure(figures: dict[str, dict[str, Any]]) -> None:
+def test_bench_measures_every_figure(figures: dict[str, Any]) -> None:
     expected = {part: list(names) for part, names in FIGURES.items()}
     expected["rlcard_uno"] = UNO if HAS_RLCARD else ["skipped"]
     expected["ratios"] += UNO_RATIOS if HAS_RLCARD else []
     expected["rl_env"] = RL if HAS_RL else ["skipped"]
     expected["ratios"] += ["rl_env_steps_per_s_vs_uno_env"] if HAS_RL and HAS_RLCARD else []
-    assert {part: list(values) for part, values in figures.items()} == expected
-    assert all(v > 0 for values in figures.values() for v in values.values() if not isinstance(v, str))
+    assert figures["engine"] == ENGINE
+    parts = {part: list(values) for part, values in figures.items() if part != "engine"}
+    assert parts == expected
+    numbers = [v for part, values in figures.items() if part != "engine" for v in values.values()]
+    assert all(v > 0 for v in numbers if not isinstance(v, str))
+    assert figures["simulate"]["engine"] == ENGINE
     assert figures["engine_calls"]["states"] == figures["memory"]["states"] == 4
     shares = [v for k, v in figures["decision_costs"].items() if k.endswith("_share")]
     assert sum(shares) == pytest.approx(1.0)
 
 
-def test_bench_text_has_one_line_per_figure(figures: dict[str, dict[str, Any]]) -> None:
+def test_bench_text_has_one_line_per_figure(figures: dict[str, Any]) -> None:
     lines = as_text(figures).splitlines()
+    assert f"engine: {ENGINE}" in lines
     for part, names in FIGURES.items():
         assert f"{part}:" in lines
         for name in names:
             assert any(line.strip().startswith(f"{name}: ") for line in lines), name
     uno_lines = UNO if HAS_RLCARD else ["skipped: install the bench extra"]
     assert all(any(line.strip().startswith(text) for line in lines) for text in uno_lines)
+
+
+PER_ENGINE = ["engine", "baseline", "random_games", "engine_calls", "decision_costs", "memory", "ratios"]
+
+
+def engines_run(which: str) -> dict[str, Any]:
+    result = runner.invoke(app, ["bench", *TINY, "--engines", which, "--json"])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_bench_measures_an_engine_asked_for_in_a_process_of_its_own() -> None:
+    figures = engines_run("pure")
+    assert figures["engine"] == "pure" and list(figures["engines"]) == ["pure"]
+    pure = figures["engines"]["pure"]
+    assert list(pure) == PER_ENGINE and pure["engine"] == "pure"
+    assert list(pure["ratios"])[:3] == FIGURES["ratios"]
+    assert pure["engine_calls"]["states"] == 4
+    assert any(line.strip() == "pure:" for line in as_text(figures).splitlines())
+
+
+@pytest.mark.skipif(compiled_problem() is not None, reason=f"{compiled_problem()}")
+def test_bench_measures_both_engines_side_by_side() -> None:
+    figures = engines_run("both")
+    assert figures["engine"] == "both" and list(figures["engines"]) == ["pure", "compiled"]
+    for name, part in figures["engines"].items():
+        assert list(part) == PER_ENGINE and part["engine"] == name
+        assert part["random_games"]["decisions_per_s"] > 0
+        if HAS_RLCARD:
+            assert part["ratios"]["our_decisions_per_s_vs_uno_raw"] > 0
+    assert list(figures["ratios"]) == [
+        "compiled_vs_pure_decisions_per_s",
+        "compiled_vs_pure_legal_actions_median",
+        "compiled_vs_pure_copy_median",
+    ]
+
+
+def test_bench_refuses_an_unknown_engine() -> None:
+    result = runner.invoke(app, ["bench", *TINY, "--engines", "fast"])
+    assert result.exit_code == 2
+    assert "choose this, pure, compiled or both" in result.output
 
 
 def test_uno_without_rlcard_is_skipped(monkeypatch: pytest.MonkeyPatch) -> None:

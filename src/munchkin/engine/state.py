@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from munchkin.cards.schema import CardDef
+from munchkin.engine.card import cards_of
 from munchkin.engine.dice import Dice
 from munchkin.engine.options import DEFAULT_OPTIONS, TableOptions
 
@@ -48,6 +49,10 @@ class PlayerState:
         "sex",
         "steeds",
     )
+
+    def __new__(cls, *args: object, **kwargs: object) -> PlayerState:
+        """A bare instance, for `copy` (the compiled class needs a `__new__` of its own)."""
+        return object.__new__(cls)
 
     def __init__(self, name: str, sex: str = "male", level: int = 1) -> None:
         self.name = name
@@ -111,6 +116,10 @@ class Combat:
     """A fight in progress (B6-B9, B16)."""
 
     __slots__ = COMBAT_FIELDS
+
+    def __new__(cls, *args: object, **kwargs: object) -> Combat:
+        """A bare instance, for `copy` (the compiled class needs a `__new__` of its own)."""
+        return object.__new__(cls)
 
     def __init__(self, fighter: int, n_players: int) -> None:
         self.fighter = fighter
@@ -199,6 +208,7 @@ class GameState:
         "attached",
         "body",
         "card_sex",
+        "cards",
         "carrying",
         "charity_given",
         "combat",
@@ -225,6 +235,10 @@ class GameState:
         "winners",
     )
 
+    def __new__(cls, *args: object, **kwargs: object) -> GameState:
+        """A bare instance, for `copy` (the compiled class needs a `__new__` of its own)."""
+        return object.__new__(cls)
+
     def __init__(
         self,
         defs: tuple[CardDef, ...],
@@ -233,6 +247,7 @@ class GameState:
         options: TableOptions = DEFAULT_OPTIONS,
     ) -> None:
         self.defs = defs
+        self.cards = cards_of(defs)  # what the rules read of each instance's definition
         self.options = options
         self.players = players
         self.dice = dice
@@ -263,7 +278,7 @@ class GameState:
 
     def copy(self) -> GameState:
         c = GameState.__new__(GameState)
-        c.defs, c.dice, c.options = self.defs, self.dice.copy(), self.options
+        c.defs, c.cards, c.dice, c.options = self.defs, self.cards, self.dice.copy(), self.options
         c.players = [p.copy() for p in self.players]
         c.active, c.turn, c.phase = self.active, self.turn, self.phase
         c.door_deck, c.treasure_deck = self.door_deck[:], self.treasure_deck[:]
@@ -299,27 +314,27 @@ class GameState:
 
     def find(self, zone: list[int], card_id: str) -> int | None:
         """The first instance of `card_id` in a zone."""
-        defs = self.defs
+        cards = self.cards
         for inst in zone:
-            if defs[inst].id == card_id:
+            if cards[inst].id == card_id:
                 return inst
         return None
 
     def distinct(self, zone: list[int]) -> list[int]:
         """The first instance of each card id in a zone, in zone order."""
         first: dict[str, int] = {}
-        defs = self.defs
+        cards = self.cards
         for inst in zone:
-            first.setdefault(defs[inst].id, inst)
+            first.setdefault(cards[inst].id, inst)
         return list(first.values())
 
     def distinct_ids(self, zone: list[int]) -> list[str]:
         """The card ids of a zone, each once, in zone order."""
-        return list(dict.fromkeys(self.defs[inst].id for inst in zone))
+        return list(dict.fromkeys(self.cards[inst].id for inst in zone))
 
     def ids(self, zone: list[int]) -> list[str]:
         """Card ids of a zone."""
-        return [self.defs[i].id for i in zone]
+        return [self.cards[i].id for i in zone]
 
     def items_in_play(self, p: PlayerState) -> list[int]:
         """Items, steeds and hireling-carried items a player has in play (H8, S1)."""

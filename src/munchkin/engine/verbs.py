@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from munchkin.engine.actions import Action
+from munchkin.engine.actions import Action, action
 from munchkin.engine.errors import RulesError
 from munchkin.engine.events import Event
 from munchkin.engine.state import GameState
@@ -84,9 +84,9 @@ Gate = Callable[[GameState, int], bool]
 def single(verb: str, when: Gate) -> Options:
     """Options of a verb that takes no argument: the verb, when a cheap first test
     passes (the full check comes later)."""
-    action = Action(verb)
+    only = action(verb)
 
     def options(g: GameState, seat: int) -> Iterable[Action]:
-        return (action,) if when(g, seat) else ()
+        return (only,) if when(g, seat) else ()
 
     return options

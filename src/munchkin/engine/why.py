@@ -59,13 +59,13 @@ def consequences(game: Game, player: str, action: Action) -> list[Consequence]:
     g, seat = game.state, game.state.index(player)
     before, after = g.players[seat], trial.state.players[seat]
     found = [
-        Consequence("replaces", g.defs[i].id, "B14", f"{g.defs[i].name} is discarded for it")
+        Consequence("replaces", g.cards[i].id, "B14", f"{g.cards[i].name} is discarded for it")
         for i in before.races + before.classes
         if i not in after.races + after.classes and i in trial.state.door_discard
     ]
     if action.verb == "play" and action.arg is not None:
-        new = [i for i in after.carried if i not in before.carried and g.defs[i].id == action.arg]
-        found += [Consequence("carried", action.arg, "B11", _carried_reason(g.defs[i].name)) for i in new]
+        new = [i for i in after.carried if i not in before.carried and g.cards[i].id == action.arg]
+        found += [Consequence("carried", action.arg, "B11", _carried_reason(g.cards[i].name)) for i in new]
     found += [_lost(e) for e in events if e.kind == "card_lost" and e.data.get("player") == player]
     return found
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,6 +27,7 @@ from rich.text import Text
 from munchkin import bench as bench_module
 from munchkin import table_options
 from munchkin.cards.loader import CardLoadError
+from munchkin.engine import ENGINE
 from munchkin.sim.simulate import BOT_KINDS, SimConfig, cards_for, report_data, run_local, timed
 
 DEFAULT_OUT = Path("sim-report")
@@ -153,13 +156,26 @@ def bench(
     ] = 500,
     uno_games: Annotated[int, typer.Option(min=1, help="RLCard UNO games per loop.")] = 500,
     sim_games: Annotated[int, typer.Option(min=2, help="Games simulated with 1, then 2 workers.")] = 64,
+    engines: Annotated[
+        str,
+        typer.Option(
+            help="The engine measured: 'this' (the one this process runs, see MUNCHKIN_ENGINE), "
+            "'pure', 'compiled', or 'both' side by side, each in a process of its own."
+        ),
+    ] = "this",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Engine speed: games/s, decisions/s, legal_actions and copy times, memory per state,
     RLCard UNO for comparison, simulate speed-up; each also as a ratio to a baseline loop."""
     settings = bench_module.BenchSettings(games, players, seed, _names(sets), samples, uno_games, sim_games)
     _check_sets(settings.sets)
-    figures = bench_module.run(settings)
+    chosen = {"this": (), "both": bench_module.ENGINES}.get(engines, (engines,))
+    if any(e not in bench_module.ENGINES for e in chosen):
+        raise _fail(f"--engines {engines}: choose this, pure, compiled or both")
+    try:
+        figures = bench_module.run(settings, chosen)
+    except bench_module.BenchError as exc:
+        raise _fail(str(exc)) from None
     typer.echo(json.dumps(figures) if as_json else bench_module.as_text(figures))
 
 
@@ -171,10 +187,22 @@ def profile(
     sets: Annotated[str, typer.Option()] = "base",
 ) -> None:
     """Where the engine's time goes: pyinstrument's profile of complete random games (the
-    loop `bench` times), as an HTML page, with the slowest call paths printed."""
+    loop `bench` times), as an HTML page, with the slowest call paths printed. Always on the
+    pure engine, the same source as the compiled one: a profiler sees Python functions only."""
     settings = bench_module.BenchSettings(games, players, seed, _names(sets))
     _check_sets(settings.sets)
     _folder_for(out.parent)
+    if ENGINE == "compiled":  # a profiler sees Python frames only: profile the same source, pure
+        args = ["profile", "--out", str(out), "--games", str(games), "--players", str(players)]
+        args += ["--seed", str(seed), "--sets", sets]
+        code = "import sys; from munchkin.cli import app; sys.argv[0] = 'munchkin'; app()"
+        env = {**os.environ, "MUNCHKIN_ENGINE": "pure"}
+        done = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True)
+        typer.echo(done.stdout, nl=False)
+        if done.returncode != 0:
+            typer.echo(done.stderr, err=True, nl=False)
+            raise typer.Exit(done.returncode)
+        return
     try:
         session = bench_module.profile_games(cards_for(settings.sets), settings)
     except ImportError as exc:

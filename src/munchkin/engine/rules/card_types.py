@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from munchkin.cards.schema import CardDef
 from munchkin.engine.actions import Action
+from munchkin.engine.card import Card
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import class_slots, gain_levels, hirelings_allowed, race_slots, win_level
 from munchkin.engine.rules.combat import enter_monster
@@ -35,7 +35,7 @@ def source_card(g: GameState, seat: int, card_id: str | None) -> int | None:
     if card_id is None:
         return None
     face_up = g.face_up
-    if g.phase == "face_up" and seat == g.active and face_up is not None and g.defs[face_up].id == card_id:
+    if g.phase == "face_up" and seat == g.active and face_up is not None and g.cards[face_up].id == card_id:
         return face_up
     return g.find(g.players[seat].hand, card_id)
 
@@ -58,24 +58,24 @@ def _own_in_play(g: GameState, seat: int, card_id: str | None, kinds: tuple[str,
     p = g.players[seat]
     zone = p.equipped + p.carried + p.steeds + p.hirelings
     inst = g.find(zone, card_id)
-    return inst if inst is not None and g.defs[inst].type in kinds else None
+    return inst if inst is not None and g.cards[inst].type in kinds else None
 
 
 # -- checks per type -----------------------------------------------------------------
 
 
 def _check_race_class(g: GameState, seat: int, inst: int, a: Action) -> None:
-    card = g.defs[inst]
+    card = g.cards[inst]
     zone = g.players[seat].races if card.type == "race" else g.players[seat].classes
     require(g.find(zone, card.id) is None, "B14", f"you already are {card.name}")
 
 
 def _check_boost(g: GameState, seat: int, inst: int, a: Action) -> None:
-    card = g.defs[inst]
+    card = g.cards[inst]
     playable = card.extra_races or card.extra_classes or card.extra_hirelings or card.enhances
     require(bool(playable), "B4", f"{card.name} cannot be played")
     require(own_turn(g, seat), "B14", f"{card.name} is played on your own turn")
-    boosts = [g.defs[b] for b in g.players[seat].boosts]
+    boosts = [g.cards[b] for b in g.players[seat].boosts]
     if card.extra_races or card.extra_classes:  # one Half-Breed, one Super Munchkin (B14)
         same = any(
             (b.extra_races and card.extra_races) or (b.extra_classes and card.extra_classes) for b in boosts
@@ -126,12 +126,12 @@ def _check_curse(g: GameState, seat: int, inst: int, a: Action) -> None:
     if a.on is not None:  # a sex change may be used on a hireling (H15)
         on_hireling = g.find(g.players[target].hirelings, a.on) is not None
         require(on_hireling, "H15", f"{a.on} is not a hireling of {g.players[target].name}")
-        sex_change = any(e.kind == "change_sex" for e in g.defs[inst].effects)
-        require(sex_change, "H15", f"{g.defs[inst].name} does nothing to a hireling")
+        sex_change = "change_sex" in g.cards[inst].kinds
+        require(sex_change, "H15", f"{g.cards[inst].name} does nothing to a hireling")
 
 
 def _check_one_shot(g: GameState, seat: int, inst: int, a: Action) -> None:
-    card = g.defs[inst]
+    card = g.cards[inst]
     if card.uses == "run_away":
         c = g.combat
         running = c is not None and c.stage == "run" and c.runners[:1] == [seat] and not g.tasks
@@ -144,7 +144,7 @@ def _check_one_shot(g: GameState, seat: int, inst: int, a: Action) -> None:
     target = _target(g, seat, a)
     if not aimed(card):
         require(target == seat, "B16", f"{card.name} is played on yourself")
-    if any(e.kind == "steal_level" for e in card.effects):
+    if "steal_level" in card.kinds:
         _check_steal_level(g, seat, target)
     if a.on is not None:
         require(
@@ -153,7 +153,7 @@ def _check_one_shot(g: GameState, seat: int, inst: int, a: Action) -> None:
             f"{a.on} is not a hireling of yours",
         )
         require(
-            any(e.kind == "change_sex" for e in card.effects),
+            "change_sex" in card.kinds,
             "H15",
             f"{card.name} does nothing to a hireling",
         )
@@ -163,10 +163,10 @@ AIMED_WORDS = ("steal_level", "hireling_dies")
 """Effects of one-shots played on another player, named with `target:`."""
 
 
-def aimed(card: CardDef) -> bool:
+def aimed(card: Card) -> bool:
     """Cards played on a player other than oneself: level thieves, hireling killers, and Go
     Up a Level cards for another player."""
-    return card.on_other or (card.type == "one_shot" and any(e.kind in AIMED_WORDS for e in card.effects))
+    return card.on_other or (card.type == "one_shot" and any(kind in AIMED_WORDS for kind in card.kinds))
 
 
 def _check_steal_level(g: GameState, seat: int, target: int) -> None:
@@ -177,7 +177,7 @@ def _check_steal_level(g: GameState, seat: int, target: int) -> None:
 
 
 def _check_go_up(g: GameState, seat: int, inst: int, a: Action) -> None:
-    card = g.defs[inst]
+    card = g.cards[inst]
     if card.on_other:
         target = seat_of(g, a.target, "B3")
         require(
@@ -216,11 +216,11 @@ def _check_cheat(g: GameState, seat: int, inst: int, a: Action) -> None:
         return
     in_hand = g.find(g.players[seat].hand, a.on or "")
     require(
-        in_hand is not None and g.defs[in_hand].type in CHEATABLE,
+        in_hand is not None and g.cards[in_hand].type in CHEATABLE,
         "B17",
         f"{a.on} is not an item, steed or hireling of yours",
     )
-    if g.defs[in_hand or 0].type != "hireling":
+    if g.cards[in_hand or 0].type != "hireling":
         require_own_turn_calm(g, seat, "B17", "a Cheat! is attached")
 
 
@@ -228,7 +228,7 @@ def _check_wandering(g: GameState, seat: int, inst: int, a: Action) -> None:
     require(in_fight(g), "B16", "a Wandering Monster is played in a fight")
     monster = g.find(g.players[seat].hand, a.on or "")
     require(
-        monster is not None and g.defs[monster].type == "monster",
+        monster is not None and g.cards[monster].type == "monster",
         "B16",
         "name a monster in your hand with on:",
     )
@@ -240,7 +240,7 @@ def _check_divine(g: GameState, seat: int, inst: int, a: Action) -> None:
 
 
 def _check_unplayable(g: GameState, seat: int, inst: int, a: Action) -> None:
-    raise refuse("B4", f"{g.defs[inst].name} cannot be played; a monster is fought (look_for_trouble)")
+    raise refuse("B4", f"{g.cards[inst].name} cannot be played; a monster is fought (look_for_trouble)")
 
 
 Gate = Callable[[GameState, int], bool]
@@ -293,7 +293,7 @@ CHECKS: dict[str, TypeCheck] = {
 
 def _do_race_class(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
     p = g.players[seat]
-    is_race_card = g.defs[inst].type == "race"
+    is_race_card = g.cards[inst].type == "race"
     zone = p.races if is_race_card else p.classes
     slots = race_slots(g, p) if is_race_card else class_slots(g, p)
     while len(zone) >= slots:  # a new race or class replaces the old one (B14)
@@ -304,7 +304,7 @@ def _do_race_class(g: GameState, seat: int, inst: int, a: Action, ev: list[Event
 
 def _do_boost(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
     """Half-Breed and the like stay in play; a race or class enhancer goes on its card."""
-    enhances = g.defs[inst].enhances
+    enhances = g.cards[inst].enhances
     if enhances:
         trait = _enhanced_trait(g, seat, a.on, enhances)
         assert trait is not None
@@ -337,7 +337,7 @@ def _do_curse(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) ->
 
 
 def _do_one_shot(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
-    card = g.defs[inst]
+    card = g.cards[inst]
     c = g.combat
     if c is not None and c.stage == "run" and card.uses == "run_away":
         c.played.append((inst, 0))
@@ -362,15 +362,15 @@ def _do_one_shot(g: GameState, seat: int, inst: int, a: Action, ev: list[Event])
 
 def _do_go_up(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
     discard(g, inst)
-    target = g.index(a.target) if g.defs[inst].on_other and a.target else seat
-    gain_levels(g, target, g.defs[inst].levels, ev, g.defs[inst].id, may_win=False)
+    target = g.index(a.target) if g.cards[inst].on_other and a.target else seat
+    gain_levels(g, target, g.cards[inst].levels, ev, g.cards[inst].id, may_win=False)
 
 
 def _do_attach(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
     """Monster, steed and item enhancers stay with what they enhance (B16, S5)."""
     target = (
         _monster_in_fight(g, a.on)
-        if g.defs[inst].type == "monster_enhancer"
+        if g.cards[inst].type == "monster_enhancer"
         else _own_in_play(g, seat, a.on, ("steed", "item"))
     )
     assert target is not None
@@ -386,14 +386,14 @@ def _do_cheat(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) ->
         assert target is not None
         p.hand.remove(target)
         g.attached.setdefault(target, []).append(inst)
-        kind = g.defs[target].type
+        kind = g.cards[target].type
         zone = {"item": p.equipped, "steed": p.steeds, "hireling": p.hirelings}[kind]
         zone.append(target)
     else:
         g.attached.setdefault(target, []).append(inst)
-        if target in p.carried and g.defs[target].type in ("item", "steed"):
+        if target in p.carried and g.cards[target].type in ("item", "steed"):
             p.carried.remove(target)
-            (p.steeds if g.defs[target].type == "steed" else p.equipped).append(target)
+            (p.steeds if g.cards[target].type == "steed" else p.equipped).append(target)
     reconcile_use(g, seat, ev)
 
 

@@ -8,12 +8,12 @@ from munchkin.engine.state import GameState, PlayerState
 
 def races(g: GameState, p: PlayerState) -> frozenset[str]:
     """Race ids in play; a character with none is human (B1)."""
-    return frozenset(g.defs[i].id for i in p.races) or frozenset({"human"})
+    return frozenset(g.cards[i].id for i in p.races) or frozenset({"human"})
 
 
 def classes(g: GameState, p: PlayerState) -> frozenset[str]:
     """Class ids in play."""
-    return frozenset(g.defs[i].id for i in p.classes)
+    return frozenset(g.cards[i].id for i in p.classes)
 
 
 def half_traits(g: GameState, p: PlayerState) -> frozenset[str]:
@@ -23,9 +23,9 @@ def half_traits(g: GameState, p: PlayerState) -> frozenset[str]:
         return frozenset()
     half: set[str] = set()
     if len(p.races) == 1 and race_slots(g, p) > 1:
-        half.add(g.defs[p.races[0]].id)
+        half.add(g.cards[p.races[0]].id)
     if len(p.classes) == 1 and class_slots(g, p) > 1:
-        half.add(g.defs[p.classes[0]].id)
+        half.add(g.cards[p.classes[0]].id)
     return frozenset(half)
 
 
@@ -45,12 +45,12 @@ def is_class(g: GameState, p: PlayerState, cls: str) -> bool:
 
 def race_slots(g: GameState, p: PlayerState) -> int:
     """One race, more with Half-Breed (B14)."""
-    return 1 + sum(g.defs[i].extra_races for i in p.boosts)
+    return 1 + sum(g.cards[i].extra_races for i in p.boosts)
 
 
 def class_slots(g: GameState, p: PlayerState) -> int:
     """One class, more with Super Munchkin (B14)."""
-    return 1 + sum(g.defs[i].extra_classes for i in p.boosts)
+    return 1 + sum(g.cards[i].extra_classes for i in p.boosts)
 
 
 def hand_limit(g: GameState, p: PlayerState) -> int:
@@ -91,11 +91,11 @@ def lose_levels(g: GameState, seat: int, n: int, events: list[Event], source: st
 
 def hireling_traits(g: GameState, h: int) -> tuple[frozenset[str], frozenset[str], str | None]:
     """A hireling's races, classes and sex; a robot (`sex: none`) has no sex (H15)."""
-    card = g.defs[h]
+    card = g.cards[h]
     sex = g.card_sex.get(h, card.sex)
     return frozenset(card.race), frozenset(card.class_), None if sex == "none" else sex
 
 
 def hirelings_allowed(g: GameState, p: PlayerState) -> int:
     """One hireling in play, more with a card that says so (H1, H16)."""
-    return 1 + sum(g.defs[i].extra_hirelings for i in p.races + p.classes + p.boosts)
+    return 1 + sum(g.cards[i].extra_hirelings for i in p.races + p.classes + p.boosts)

@@ -9,7 +9,7 @@ from munchkin.engine.rules.decks import draw
 from munchkin.engine.rules.effects import condition_holds
 from munchkin.engine.rules.items import discard, hand_over
 from munchkin.engine.rules.strength import (
-    monster_def,
+    monster_card,
     monster_enhancers,
     monster_side,
     munchkin_side,
@@ -30,7 +30,7 @@ def enter_monster(g: GameState, inst: int, ev: list[Event]) -> None:
     """A monster joins the fight; several are fought as one total (B16)."""
     c = fight(g)
     c.monsters.append(inst)
-    card = g.defs[inst]
+    card = g.cards[inst]
     level = 2 * card.bonus if card.type == "steed" else card.level
     ev.append(
         Event(
@@ -58,14 +58,14 @@ def fight(g: GameState) -> Combat:
 def monster_treasures(g: GameState, inst: int) -> int:
     """One monster's treasures: its own plus its enhancers', never below 0 (B16); a steed
     fought as a monster gives 1 (S9)."""
-    card = monster_def(g, inst)
+    card = monster_card(g, inst)
     own = 1 if card.type == "steed" else card.treasures
-    return max(0, own + sum(g.defs[e].extra_treasures for e in monster_enhancers(g, inst)))
+    return max(0, own + sum(g.cards[e].extra_treasures for e in monster_enhancers(g, inst)))
 
 
 def monster_levels(g: GameState, inst: int) -> int:
     """Levels for killing a monster: as printed, 1 for a steed (S9)."""
-    card = monster_def(g, inst)
+    card = monster_card(g, inst)
     return 1 if card.type == "steed" else card.levels
 
 
@@ -140,7 +140,7 @@ def _draw_treasures(g: GameState, seat: int, count: int, helper_gets: int, ev: l
                 "player": g.players[seat].name,
                 "count": len(drawn),
                 "face_up": c.helper is not None,
-                "cards": [g.defs[i].id for i in drawn] if c.helper is not None else [],
+                "cards": [g.cards[i].id for i in drawn] if c.helper is not None else [],
                 "helper_gets": len(helper_share),
             },
         )
@@ -156,7 +156,7 @@ def pay_bribe(g: GameState, fighter: int, helper: int, items: tuple[int, ...], e
         ev.append(
             Event(
                 "bribe_paid",
-                {"player": p.name, "to": g.players[helper].name, "cards": [g.defs[i].id for i in still]},
+                {"player": p.name, "to": g.players[helper].name, "cards": [g.cards[i].id for i in still]},
             )
         )
 
@@ -185,7 +185,7 @@ def send_away(g: GameState, inst: int, with_treasures: bool, ev: list[Event]) ->
     if with_treasures:
         c.gone_treasures += monster_treasures(g, inst)
     discard(g, inst)
-    ev.append(Event("monster_left", {"player": g.players[c.fighter].name, "card": g.defs[inst].id}))
+    ev.append(Event("monster_left", {"player": g.players[c.fighter].name, "card": g.cards[inst].id}))
     if c.monsters:
         reopen_window(g)
     else:
@@ -202,7 +202,7 @@ def for_the_win(g: GameState) -> bool:
 
 def unhelpable(g: GameState) -> bool:
     """A monster of the fight that nobody may help against (B8)."""
-    return any(monster_def(g, m).no_help for m in fight(g).monsters)
+    return any(monster_card(g, m).no_help for m in fight(g).monsters)
 
 
 def apply_conditions(g: GameState, ev: list[Event]) -> None:
@@ -212,15 +212,15 @@ def apply_conditions(g: GameState, ev: list[Event]) -> None:
     nobody may help in, and a helper made to help leaves a fight for the win (B2)."""
     c = fight(g)
     for inst in list(c.monsters):
-        card = monster_def(g, inst)
+        card = monster_card(g, inst)
         fighter = g.players[c.fighter]
         if card.ignores is not None and condition_holds(g, fighter, card.ignores):
-            ev.append(Event("monster_ignores", {"player": fighter.name, "card": g.defs[inst].id}))
+            ev.append(Event("monster_ignores", {"player": fighter.name, "card": g.cards[inst].id}))
             send_away(g, inst, False, ev)
         elif card.defeated_by is not None and any(
             condition_holds(g, g.players[s], card.defeated_by) for s in c.fighters()
         ):
-            ev.append(Event("monster_defeated", {"player": fighter.name, "card": g.defs[inst].id}))
+            ev.append(Event("monster_defeated", {"player": fighter.name, "card": g.cards[inst].id}))
             send_away(g, inst, True, ev)
         if g.combat is None:
             return
@@ -236,7 +236,7 @@ def reward_bonuses(g: GameState) -> list[tuple[int, int, int]]:
     c = fight(g)
     bonuses = []
     for inst in c.monsters:
-        for bonus in monster_def(g, inst).beaten_by:
+        for bonus in monster_card(g, inst).beaten_by:
             seat = next((s for s in c.fighters() if _rewarded(g, s, bonus)), None)
             if seat is not None:
                 bonuses.append((seat, bonus.levels, bonus.treasures))

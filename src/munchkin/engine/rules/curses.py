@@ -27,7 +27,7 @@ def _doom(g: GameState, target: int, inst: int, caster: int) -> None:
     """A curse played on someone else also hits each player under a `doom` curse, even if it
     is cancelled for its target or does nothing to them; then the doom goes. A lasting
     effect stays with the doomed player on the doom card itself (digest §2.5, §4.31)."""
-    effects = g.defs[inst].effects
+    effects = g.cards[inst].effects
     for seat, q in enumerate(g.players):
         doom = next((src for kind, _, src in q.lasting if kind == "doom"), None)
         if seat == target or doom is None or q.dead:
@@ -45,7 +45,7 @@ def curse_takes_effect(
 ) -> None:
     """The curse hits its target, or the sex of the target's hireling it was played on; a
     lasting one stays in front of them (B15, H15)."""
-    card = g.defs[inst]
+    card = g.cards[inst]
     if any(e.lasting for e in card.effects):
         g.players[target].curses.append(inst)
     else:

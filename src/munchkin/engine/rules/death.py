@@ -22,7 +22,7 @@ def kill(g: GameState, seat: int, ev: list[Event], source: str) -> None:
     for inst in in_play:
         kept: list[int] = []
         for attached in g.attached.pop(inst, ()):
-            steed_gear = g.defs[inst].type == "steed" and g.defs[attached].type == "steed_enhancer"
+            steed_gear = g.cards[inst].type == "steed" and g.cards[attached].type == "steed_enhancer"
             (kept if steed_gear else laid_out).append(attached)
         if kept:
             g.attached[inst] = kept
@@ -89,7 +89,7 @@ def take_loot(g: GameState, looter: int, card_id: str, ev: list[Event]) -> None:
     g.body.remove(inst)
     q = g.players[looter]
     if (
-        g.defs[inst].type == "steed"
+        g.cards[inst].type == "steed"
         and can_use(g, q, inst)
         and receive_problem(g, looter, [inst], []) is None
     ):

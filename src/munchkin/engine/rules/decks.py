@@ -33,7 +33,7 @@ def draw_to_hand(g: GameState, seat: int, deck: str, n: int, ev: list[Event]) ->
         if inst is None:
             break
         if acts_when_drawn(g, inst):
-            ev.append(Event("drawn_face_up", {"player": g.players[seat].name, "card": g.defs[inst].id}))
+            ev.append(Event("drawn_face_up", {"player": g.players[seat].name, "card": g.cards[inst].id}))
             act_when_drawn(g, inst, ev)
             continue
         g.players[seat].hand.append(inst)
@@ -52,7 +52,7 @@ def deal(g: GameState, seat: int, ev: list[Event]) -> None:
 
 def acts_when_drawn(g: GameState, inst: int) -> bool:
     """Divine Intervention acts however it is drawn: face up, face down, or dealt (B16)."""
-    return g.defs[inst].type == "divine_intervention"
+    return g.cards[inst].type == "divine_intervention"
 
 
 def act_when_drawn(g: GameState, inst: int, ev: list[Event]) -> None:
@@ -61,4 +61,4 @@ def act_when_drawn(g: GameState, inst: int, ev: list[Event]) -> None:
     for i, q in enumerate(g.players):
         inept = any(kind == "no_divine" for kind, _, _ in q.lasting)  # a curse blocks it (digest §4.32)
         if is_class(g, q, "cleric") and not q.dead and not inept:
-            gain_levels(g, i, 1, ev, g.defs[inst].id, may_win=True)
+            gain_levels(g, i, 1, ev, g.cards[inst].id, may_win=True)

@@ -3,7 +3,7 @@ steed before a run-away roll (S7)."""
 
 from __future__ import annotations
 
-from munchkin.engine.actions import Action
+from munchkin.engine.actions import Action, action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.effects import part_with
 from munchkin.engine.rules.items import discard, reconcile_use
@@ -62,7 +62,7 @@ def do_discard(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 
 
 def discard_options(g: GameState, seat: int) -> list[Action]:
-    return [Action("discard", card_id) for card_id in g.ids(discardable(g, seat))]
+    return [action("discard", card_id) for card_id in g.ids(discardable(g, seat))]
 
 
 register("discard", check_discard, do_discard, discard_options, prechecked=True)

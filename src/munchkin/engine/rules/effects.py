@@ -50,7 +50,7 @@ def immunities(g: GameState, seat: int) -> frozenset[str]:
     steeds in use and the hirelings in play (digest §2.5)."""
     p = g.players[seat]
     cards = [*p.equipped, *p.steeds, *p.hirelings]
-    return frozenset(word for i in cards for word in g.defs[i].immune_to)
+    return frozenset(word for i in cards for word in g.cards[i].immune_to)
 
 
 def queue_effects(
@@ -105,8 +105,8 @@ def apply_effect(
     p = g.players[seat]
     if p.dead:
         return
-    kind, arg, src = effect.kind, effect.arg, g.defs[source].id
-    if g.defs[source].type in ("curse", "trap") and kind in immunities(g, seat):
+    kind, arg, src = effect.kind, effect.arg, g.cards[source].id
+    if g.cards[source].type in ("curse", "trap") and kind in immunities(g, seat):
         ev.append(Event("immune", {"player": p.name, "card": src, "effect": kind}))
         return
     if kind in WORDS:
@@ -158,7 +158,7 @@ def _lose(g: GameState, seat: int, what: str, source: int, ev: list[Event]) -> N
         return
     if what == "hireling":
         for h in list(p.hirelings):  # with several in play, all are lost (H17)
-            lose_card(g, seat, h, ev, g.defs[source].id)
+            lose_card(g, seat, h, ev, g.cards[source].id)
         return
     pool = g.items_in_play(p) if what in ("big", "steed", "item") else g.items_in_use(p)
     candidates = [i for i in pool if _is_kind(g, i, what)]
@@ -167,7 +167,7 @@ def _lose(g: GameState, seat: int, what: str, source: int, ev: list[Event]) -> N
 
 
 def _is_kind(g: GameState, inst: int, what: str) -> bool:
-    card = g.defs[inst]
+    card = g.cards[inst]
     if what in WORN_SLOTS or what == "hands":
         return card.takes(what)
     if what == "big":
@@ -212,14 +212,14 @@ def finish_choice(g: GameState, prompt: Prompt, option: str, ev: list[Event]) ->
         hireling = g.find(p.hirelings, option)
         assert hireling is not None
         if prompt.kind == "kill_hireling":
-            hireling_killed(g, prompt.player, hireling, ev, g.defs[source].id)
+            hireling_killed(g, prompt.player, hireling, ev, g.cards[source].id)
         elif caster is not None and caster != prompt.player and not g.players[caster].dead:
             hireling_turned(g, prompt.player, caster, hireling, ev)
         else:
-            lose_card(g, prompt.player, hireling, ev, g.defs[source].id)
+            lose_card(g, prompt.player, hireling, ev, g.cards[source].id)
         return
-    inst = next(i for i in [*g.items_in_play(p), *p.races, *p.classes] if g.defs[i].id == option)
-    lose_card(g, prompt.player, inst, ev, g.defs[source].id)
+    inst = next(i for i in [*g.items_in_play(p), *p.races, *p.classes] if g.cards[i].id == option)
+    lose_card(g, prompt.player, inst, ev, g.cards[source].id)
 
 
 def hireling_killed(g: GameState, seat: int, hireling: int, ev: list[Event], source: str) -> None:
@@ -232,9 +232,9 @@ def hireling_killed(g: GameState, seat: int, hireling: int, ev: list[Event], sou
             "hireling_killed",
             {
                 "player": p.name,
-                "card": g.defs[hireling].id,
+                "card": g.cards[hireling].id,
                 "source": source,
-                "items": [g.defs[i].id for i in items],
+                "items": [g.cards[i].id for i in items],
             },
         )
     )
@@ -246,27 +246,29 @@ def hireling_turned(g: GameState, seat: int, new_master: int, hireling: int, ev:
     p, q = g.players[seat], g.players[new_master]
     p.hirelings.remove(hireling)
     q.hirelings.append(hireling)
-    ev.append(Event("hireling_turned", {"player": p.name, "card": g.defs[hireling].id, "to": q.name}))
+    ev.append(Event("hireling_turned", {"player": p.name, "card": g.cards[hireling].id, "to": q.name}))
     reconcile_use(g, seat, ev)
     reconcile_use(g, new_master, ev)
 
 
 def change_hireling_sex(g: GameState, hireling: int, ev: list[Event], source: str) -> None:
     """A sex change works on a hireling too; a hireling of no sex stays so (H15, R22)."""
-    sex = g.card_sex.get(hireling, g.defs[hireling].sex)
+    sex = g.card_sex.get(hireling, g.cards[hireling].sex)
     if sex in ("male", "female"):
         g.card_sex[hireling] = "female" if sex == "male" else "male"
         ev.append(
             Event(
                 "sex_changed",
-                {"player": g.defs[hireling].name, "sex": g.card_sex[hireling], "source": source},
+                {"player": g.cards[hireling].name, "sex": g.card_sex[hireling], "source": source},
             )
         )
 
 
 def lose_card(g: GameState, seat: int, inst: int, ev: list[Event], source: str) -> None:
     """A card in play is lost to the discard pile, with what it carries (H11)."""
-    ev.append(Event("card_lost", {"player": g.players[seat].name, "card": g.defs[inst].id, "source": source}))
+    ev.append(
+        Event("card_lost", {"player": g.players[seat].name, "card": g.cards[inst].id, "source": source})
+    )
     part_with(g, seat, inst, ev)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from munchkin.engine.actions import Action
+from munchkin.engine.actions import Action, action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.items import can_use, hireling_can_use, limit_problem, require_fits
 from munchkin.engine.state import GameState
@@ -22,14 +22,14 @@ def check_equip(g: GameState, seat: int, a: Action) -> None:
         h = g.find(p.hirelings, a.hireling)
         require(h is not None, "H7", f"{a.hireling} is not a hireling of yours")
         assert h is not None
-        require(g.defs[inst].type != "steed", "H7", "a hireling carries items, not a steed to ride")
-        room = g.defs[h].carries - len(g.carrying.get(h, ()))
-        require(room > 0, "H7", f"{g.defs[h].name} cannot carry more items")
-        require(hireling_can_use(g, h, inst), "H7", f"{g.defs[h].name} cannot use {g.defs[inst].name}")
+        require(g.cards[inst].type != "steed", "H7", "a hireling carries items, not a steed to ride")
+        room = g.cards[h].carries - len(g.carrying.get(h, ()))
+        require(room > 0, "H7", f"{g.cards[h].name} cannot carry more items")
+        require(hireling_can_use(g, h, inst), "H7", f"{g.cards[h].name} cannot use {g.cards[inst].name}")
         return
-    require(can_use(g, p, inst), "B11", f"you cannot use {g.defs[inst].name}")
+    require(can_use(g, p, inst), "B11", f"you cannot use {g.cards[inst].name}")
     others = [i for i in p.carried if i != inst]
-    if g.defs[inst].type == "steed":  # a steed that can now be used rides (S8)
+    if g.cards[inst].type == "steed":  # a steed that can now be used rides (S8)
         require_fits(limit_problem(g, p, p.equipped, others, [*p.steeds, inst]))
     else:
         require_fits(limit_problem(g, p, [*p.equipped, inst], others, p.steeds))
@@ -45,7 +45,7 @@ def do_equip(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
         assert h is not None
         g.carrying.setdefault(h, []).append(inst)
     else:
-        (p.steeds if g.defs[inst].type == "steed" else p.equipped).append(inst)
+        (p.steeds if g.cards[inst].type == "steed" else p.equipped).append(inst)
     ev.append(Event("item_equipped", {"player": p.name, "card": a.arg, "hireling": a.hireling}))
 
 
@@ -54,10 +54,10 @@ def equip_options(g: GameState, seat: int) -> Iterator[Action]:
         return
     p = g.players[seat]
     for card_id in g.distinct_ids(p.carried):
-        yield Action("equip", card_id)
+        yield action("equip", card_id)
         for h in p.hirelings:
-            if g.defs[h].carries:
-                yield Action("equip", card_id, hireling=g.defs[h].id)
+            if g.cards[h].carries:
+                yield action("equip", card_id, hireling=g.cards[h].id)
 
 
 def check_unequip(g: GameState, seat: int, a: Action) -> None:
@@ -92,7 +92,7 @@ def unequip_options(g: GameState, seat: int) -> list[Action]:
     """Each item in use."""
     if not own_turn_calm(g, seat):
         return []
-    return [Action("unequip", card_id) for card_id in g.distinct_ids(g.items_in_use(g.players[seat]))]
+    return [action("unequip", card_id) for card_id in g.distinct_ids(g.items_in_use(g.players[seat]))]
 
 
 register("equip", check_equip, do_equip, equip_options)

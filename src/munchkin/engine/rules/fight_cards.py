@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from munchkin.cards.schema import FIGHT_WORDS, CardDef, Effect
 from munchkin.engine.actions import Action
+from munchkin.engine.card import Card, card_of
 from munchkin.engine.events import Event
 from munchkin.engine.rules.combat import (
     enter_monster,
@@ -34,20 +35,28 @@ from munchkin.engine.timing import in_fight
 from munchkin.engine.verbs import refuse, require, seat_of
 
 
-def fight_word(card: CardDef) -> Effect | None:
-    """The effect of a card that acts on the fight, if it has one."""
-    for effect in card.effects:
-        if effect.kind in FIGHT_WORDS:
-            return effect
+def fight_kind(card: Card) -> str | None:
+    """The word of a card that acts on the fight, if it has one."""
+    for kind in card.kinds:
+        if kind in FIGHT_WORDS:
+            return kind
     return None
+
+
+def fight_word(card: CardDef) -> Effect | None:
+    """The effect of a card that acts on the fight, if it has one (`fight_kind`, for a
+    card's definition)."""
+    facts = card_of(card)
+    kind = fight_kind(facts)
+    return None if kind is None else facts.effects[facts.kinds.index(kind)]
 
 
 def check_fight_card(g: GameState, seat: int, inst: int, a: Action) -> None:
     """When and on what a fight card may be played."""
-    card = g.defs[inst]
-    word = fight_word(card)
+    card = g.cards[inst]
+    word = fight_kind(card)
     assert word is not None
-    if word.kind == "escape_together":
+    if word == "escape_together":
         c = g.combat
         first_runner = c is not None and c.stage == "run" and c.runners[:1] == [seat] and not g.tasks
         require(
@@ -56,28 +65,28 @@ def check_fight_card(g: GameState, seat: int, inst: int, a: Action) -> None:
         return
     require(in_fight(g), "B16", f"{card.name} is played in a fight")
     c = fight(g)
-    if word.kind in ("twin", "send_away"):
+    if word in ("twin", "send_away"):
         require(g.find(c.monsters, a.on or "") is not None, "B16", "name a monster of the fight with on:")
-    elif word.kind == "illusion":
+    elif word == "illusion":
         _replaced(g, a)
         monster = g.find(g.players[seat].hand, a.on or "")
-        ok = monster is not None and g.defs[monster].type == "monster"
+        ok = monster is not None and g.cards[monster].type == "monster"
         require(ok, "B16", "name a monster in your hand with on:")
-    elif word.kind == "force_help":
+    elif word == "force_help":
         helper = seat_of(g, a.target, "B8")
         require(seat == c.fighter, "B8", "the fighter makes someone help")
         require(c.helper is None and c.asked is None, "B8", "only one other player may help")
         require(
             helper != seat and not g.players[helper].dead, "B8", "name another living player with target:"
         )
-        require(not any(g.defs[m].no_help for m in c.monsters), "B8", "nobody may help against this monster")
+        require(not any(g.cards[m].no_help for m in c.monsters), "B8", "nobody may help against this monster")
         require(not for_the_win(g), "B2", "nobody can be made to help in a fight for the win")
-    elif word.kind == "pass_fight":
+    elif word == "pass_fight":
         other = seat_of(g, a.target, "B16")
         require(
             other != c.fighter and not g.players[other].dead, "B16", "pass the fight to another living player"
         )
-    elif word.kind == "double_strength":
+    elif word == "double_strength":
         require(seat == c.fighter, "B16", "the fighter doubles their own strength")
 
 
@@ -96,34 +105,35 @@ def _replaced(g: GameState, a: Action) -> int:
 
 def play_fight_card(g: GameState, seat: int, inst: int, a: Action, ev: list[Event]) -> None:
     """Carry out a fight card."""
-    word = fight_word(g.defs[inst])
+    card = g.cards[inst]
+    word = fight_kind(card)
     assert word is not None
     c = fight(g)
-    if word.kind in ("double_strength", "escape_together"):
+    if word in ("double_strength", "escape_together"):
         c.played.append((inst, 0))  # discarded with the fight's one-shots (B7)
-        if word.kind == "escape_together":
+        if word == "escape_together":
             _escape_together(g)
         else:
             c.mods.append((seat, 0, inst, "double"))
         return
-    if word.kind == "twin":
+    if word == "twin":
         original = g.find(c.monsters, a.on or "")
         assert original is not None
         c.twins = (*c.twins, (inst, original))
         enter_monster(g, inst, ev)
         return
     discard(g, inst)
-    if word.kind == "illusion":
+    if word == "illusion":
         _illusion(g, seat, a, ev)
-    elif word.kind == "send_away":
+    elif word == "send_away":
         monster = g.find(c.monsters, a.on or "")
         assert monster is not None
-        send_away(g, monster, word.arg == "treasures", ev)
-    elif word.kind == "force_help":
+        send_away(g, monster, card.effects[card.kinds.index(word)].arg == "treasures", ev)
+    elif word == "force_help":
         c.helper, c.forced, c.reward = g.index(a.target or ""), True, 0
         ev.append(Event("help_forced", {"player": g.players[seat].name, "helper": a.target}))
         reopen_window(g)
-    elif word.kind == "pass_fight":
+    elif word == "pass_fight":
         _pass_fight(g, g.index(a.target or ""), ev)
 
 
@@ -135,7 +145,7 @@ def _illusion(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     p.hand.remove(new)
     c.monsters.remove(old)
     discard(g, old)  # with its enhancers (B16)
-    ev.append(Event("monster_left", {"player": g.players[c.fighter].name, "card": g.defs[old].id}))
+    ev.append(Event("monster_left", {"player": g.players[c.fighter].name, "card": g.cards[old].id}))
     enter_monster(g, new, ev)
 
 

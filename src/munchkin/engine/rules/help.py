@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from munchkin.engine.actions import Action
+from munchkin.engine.actions import Action, action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.combat import reopen_window, treasure_count, unhelpable
 from munchkin.engine.rules.items import pick_handed, receive_problem, require_fits
@@ -75,7 +75,7 @@ def ask_options(g: GameState, seat: int) -> list[Action]:
         return []
     rewards = range(treasure_count(g) + 1)
     return [
-        Action("ask_help", q.name, reward=reward)
+        action("ask_help", q.name, reward=reward)
         for helper, q in enumerate(g.players)
         if holds(_may_be_asked, g, seat, helper)
         for reward in rewards

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from munchkin.engine.actions import Action
+from munchkin.engine.actions import Action, action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.effects import lose_card
 from munchkin.engine.rules.run_away import ran_task
@@ -47,9 +47,9 @@ def sacrifice_options(g: GameState, seat: int) -> Iterator[Action]:
     if c is None or c.stage != "run" or c.fighter != seat:
         return
     for card_id in g.distinct_ids(g.players[seat].hirelings):
-        yield Action("sacrifice_hireling", card_id)
+        yield action("sacrifice_hireling", card_id)
         if c is not None and c.helper is not None:
-            yield Action("sacrifice_hireling", card_id, helper_escapes=True)
+            yield action("sacrifice_hireling", card_id, helper_escapes=True)
 
 
 register("sacrifice_hireling", check_sacrifice, do_sacrifice, sacrifice_options)

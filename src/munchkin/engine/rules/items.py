@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from munchkin.cards.schema import CardDef
+from munchkin.engine.card import Card
 from munchkin.engine.errors import RulesError
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import (
@@ -23,11 +23,16 @@ WORN_SLOTS = ("headgear", "armor", "footgear")
 
 def cheated(g: GameState, inst: int) -> bool:
     """A Cheat! attached to this card lets its owner break one rule for it (B17)."""
-    return any(g.defs[a].type == "cheat" for a in g.attached.get(inst, ()))
+    attached = g.attached.get(inst)
+    if attached:
+        for a in attached:
+            if g.cards[a].type == "cheat":
+                return True
+    return False
 
 
 def traits_allow(
-    card: CardDef,
+    card: Card,
     race_ids: frozenset[str],
     class_ids: frozenset[str],
     sex: str | None,
@@ -47,27 +52,27 @@ def can_use(g: GameState, p: PlayerState, inst: int) -> bool:
     if cheated(g, inst):
         return True
     forbidden = full_traits(g, p) if p.boosts else None
-    return traits_allow(g.defs[inst], races(g, p), classes(g, p), p.sex, forbidden)
+    return traits_allow(g.cards[inst], races(g, p), classes(g, p), p.sex, forbidden)
 
 
 def hireling_can_use(g: GameState, hireling: int, item: int) -> bool:
     """A carrier hireling uses items fit for its own race, class and sex (H7, H15, H16)."""
-    if cheated(g, item) or cheated(g, hireling) or g.defs[hireling].uses_any:
+    if cheated(g, item) or cheated(g, hireling) or g.cards[hireling].uses_any:
         return True
-    return traits_allow(g.defs[item], *hireling_traits(g, hireling))
+    return traits_allow(g.cards[item], *hireling_traits(g, hireling))
 
 
-def _capacity_cards(g: GameState, p: PlayerState) -> list[CardDef]:
+def _capacity_cards(g: GameState, p: PlayerState) -> list[Card]:
     """Capacity hirelings and steeds in play give extra hands, Big and Complex room (H6, S3)."""
-    cards = [g.defs[h] for h in p.hirelings if g.defs[h].carries == 0]
-    return cards + [g.defs[s] for s in p.steeds]
+    cards = [g.cards[h] for h in p.hirelings if g.cards[h].carries == 0]
+    return cards + [g.cards[s] for s in p.steeds]
 
 
 def hands_available(g: GameState, p: PlayerState, equipped: list[int] | None = None) -> int:
     """Two hands, more from capacity cards and from items in use (`equipped`, by default
     the player's) that give hands (B11, H6)."""
     worn = p.equipped if equipped is None else equipped
-    extra = sum(g.defs[i].extra_hands for i in worn)
+    extra = sum(g.cards[i].extra_hands for i in worn)
     return 2 + extra + sum(c.extra_hands for c in _capacity_cards(g, p))
 
 
@@ -85,7 +90,7 @@ def complex_allowed(g: GameState, p: PlayerState) -> int:
 def steeds_allowed(g: GameState, p: PlayerState) -> int:
     """One steed, more for a Centaur or a card that says so (S2)."""
     givers = p.races + p.classes + p.boosts + p.equipped + p.hirelings
-    return 1 + sum(g.defs[i].extra_steeds for i in givers)
+    return 1 + sum(g.cards[i].extra_steeds for i in givers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,11 +114,20 @@ def limit_problem(
 
 def use_problem(g: GameState, p: PlayerState, equipped: list[int]) -> Problem | None:
     """Slots and hands of the items in use (B11, H6)."""
-    counted = [i for i in equipped if not cheated(g, i)]
+    worn: dict[str, int] = {}
+    hands = 0
+    for i in equipped:
+        card = g.cards[i]
+        if card.worn and not cheated(g, i):
+            for slot in card.worn:
+                worn[slot] = worn.get(slot, 0) + 1
+            if "hands" in card.worn:
+                hands += card.hands
     for slot in WORN_SLOTS:
-        if sum(1 for i in counted if g.defs[i].takes(slot)) > 1:
+        if worn.get(slot, 0) > 1:
             return Problem(slot, "B11", f"only one {slot} may be in use")
-    hands = sum(g.defs[i].hands for i in counted if g.defs[i].takes("hands"))
+    if hands <= 2:
+        return None  # never more than the two hands everyone has
     available = hands_available(g, p, equipped)
     if hands > available:
         return Problem("hands", "B11", f"not enough free hands ({hands} needed, {available} available)")
@@ -122,13 +136,20 @@ def use_problem(g: GameState, p: PlayerState, equipped: list[int]) -> Problem | 
 
 def holding_problem(g: GameState, p: PlayerState, owned: list[int], steeds: list[int]) -> Problem | None:
     """Big and Complex items in play, and steeds in use (B11, S2, S3)."""
-    owned = [i for i in owned if not cheated(g, i)]
-    cap = big_allowed(g, p)
-    if cap is not None and sum(1 for i in owned if g.defs[i].big) > cap:
-        return Problem("big", "B11", "only one Big item may be in play")
-    if sum(1 for i in owned if g.defs[i].complex) > complex_allowed(g, p):
+    big = complex_ = 0
+    for i in owned:
+        card = g.cards[i]
+        if (card.big or card.complex) and not cheated(g, i):
+            big += card.big
+            complex_ += card.complex
+    # Each limit is at least one, so it is only worked out when more are held.
+    if big > 1:
+        cap = big_allowed(g, p)
+        if cap is not None and big > cap:
+            return Problem("big", "B11", "only one Big item may be in play")
+    if complex_ > 1 and complex_ > complex_allowed(g, p):
         return Problem("complex", "B11", "only one Complex item may be in play")
-    if sum(1 for s in steeds if not cheated(g, s)) > steeds_allowed(g, p):
+    if len(steeds) > 1 and sum(1 for s in steeds if not cheated(g, s)) > steeds_allowed(g, p):
         return Problem("steeds", "S2", "only one steed may be in play")
     return None
 
@@ -171,7 +192,7 @@ def discard(g: GameState, inst: int) -> None:
     for attached in g.attached.pop(inst, ()):
         discard(g, attached)
     g.card_sex.pop(inst, None)  # a changed sex goes with the card out of play (H15)
-    pile = g.door_discard if g.defs[inst].deck == "door" else g.treasure_discard
+    pile = g.door_discard if g.cards[inst].deck == "door" else g.treasure_discard
     pile.append(inst)
 
 
@@ -183,10 +204,13 @@ def reconcile_use(g: GameState, seat: int, ev: list[Event]) -> None:
 
 def receive_problem(g: GameState, seat: int, gets: list[int], gives: list[int]) -> Problem | None:
     """The limit a player would break by getting these cards in play for those (B11, H1, S2)."""
-    if not any(_limited(g.defs[i]) for i in gets):
+    for i in gets:
+        if _limited(g.cards[i]):
+            break
+    else:
         return None  # only Big, Complex, steeds and hirelings have limits on holding
     p = g.players[seat]
-    kinds = {i: g.defs[i].type for i in gets}
+    kinds = {i: g.cards[i].type for i in gets}
     owned = [i for i in p.equipped + p.carried if i not in gives]
     owned += [i for i in gets if kinds[i] not in ("steed", "hireling")]
     steeds = [i for i in p.steeds if i not in gives] + [i for i in gets if kinds[i] == "steed"]
@@ -196,7 +220,7 @@ def receive_problem(g: GameState, seat: int, gets: list[int], gives: list[int]) 
     return holding_problem(g, p, owned, steeds)
 
 
-def _limited(card: CardDef) -> bool:
+def _limited(card: Card) -> bool:
     return card.big or card.complex or card.type in ("steed", "hireling")
 
 
@@ -207,12 +231,12 @@ def hand_over(g: GameState, moves: list[tuple[int, int, int]], ev: list[Event]) 
         remove_from_play(g, g.players[src], inst)
     for _, dst, inst in moves:
         taker = g.players[dst]
-        kind = g.defs[inst].type
+        kind = g.cards[inst].type
         if kind in ("steed", "hireling"):
             (taker.steeds if kind == "steed" else taker.hirelings).append(inst)
         elif place_new_item(g, taker, inst) is not None:
             discard(g, inst)
-            ev.append(Event("card_lost", {"player": taker.name, "card": g.defs[inst].id, "source": "limit"}))
+            ev.append(Event("card_lost", {"player": taker.name, "card": g.cards[inst].id, "source": "limit"}))
     for seat in {s for move in moves for s in move[:2]}:
         reconcile_use(g, seat, ev)
 
@@ -227,7 +251,7 @@ def handed_items(g: GameState, seat: int) -> list[int]:
     """Items a player has in play that can change hands: a hireling only when it is an Item
     (B13, H5, S1)."""
     p = g.players[seat]
-    return [i for i in g.items_in_play(p) + p.hirelings if g.defs[i].is_item]
+    return [i for i in g.items_in_play(p) + p.hirelings if g.cards[i].is_item]
 
 
 def pick_handed(g: GameState, seat: int, card_ids: tuple[str, ...], rule: str) -> list[int]:

@@ -45,7 +45,7 @@ def fit_task(g: GameState, seat: int, ev: list[Event]) -> None:
         for inst in [i for i in g.carrying.get(h, ()) if not hireling_can_use(g, h, i)]:
             g.carrying[h].remove(inst)
             p.carried.append(inst)
-            ev.append(Event("item_unequipped", {"player": p.name, "card": g.defs[inst].id}))
+            ev.append(Event("item_unequipped", {"player": p.name, "card": g.cards[inst].id}))
     problem = use_problem(g, p, p.equipped)
     if problem is not None:
         _ask_or_do(g, Prompt(seat, "take_off", tuple(g.distinct_ids(_breaking(g, p, problem)))), ev)
@@ -75,8 +75,8 @@ def _breaking(g: GameState, p: PlayerState, problem: Problem) -> list[int]:
     if kind == "steeds":
         return [s for s in p.steeds if not cheated(g, s)]
     if kind in ("big", "complex"):
-        return [i for i in p.equipped + p.carried if getattr(g.defs[i], kind) and not cheated(g, i)]
-    return [i for i in p.equipped if g.defs[i].takes(kind) and not cheated(g, i)]
+        return [i for i in p.equipped + p.carried if getattr(g.cards[i], kind) and not cheated(g, i)]
+    return [i for i in p.equipped if g.cards[i].takes(kind) and not cheated(g, i)]
 
 
 def ways_to_get_rid(g: GameState, seat: int, candidates: list[int]) -> tuple[str, ...]:
@@ -86,7 +86,7 @@ def ways_to_get_rid(g: GameState, seat: int, candidates: list[int]) -> tuple[str
     discards = g.distinct_ids(candidates)
     sales, gifts = [], []
     for inst in g.distinct(candidates):
-        card_id = g.defs[inst].id
+        card_id = g.cards[inst].id
         if holds(may_sell, g, seat) and holds(check_sale, g, seat, [inst]):
             sales.append(f"sell {card_id}")
         for other, q in enumerate(g.players):
@@ -129,7 +129,7 @@ def _keep_only(g: GameState, seat: int, zone: list[int], card_id: str, ev: list[
             break
         zone.remove(inst)
         discard(g, inst)
-        ev.append(Event("card_discarded", {"player": p.name, "card": g.defs[inst].id}))
+        ev.append(Event("card_discarded", {"player": p.name, "card": g.cards[inst].id}))
 
 
 def _get_rid(g: GameState, seat: int, option: str, ev: list[Event]) -> None:
@@ -153,4 +153,4 @@ def take_off(g: GameState, p: PlayerState, inst: int, ev: list[Event]) -> None:
     """An item (or steed) in use becomes carried."""
     (p.steeds if inst in p.steeds else p.equipped).remove(inst)
     p.carried.append(inst)
-    ev.append(Event("item_unequipped", {"player": p.name, "card": g.defs[inst].id}))
+    ev.append(Event("item_unequipped", {"player": p.name, "card": g.cards[inst].id}))

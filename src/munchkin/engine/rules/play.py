@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from munchkin.cards.schema import CardDef
-from munchkin.engine.actions import Action
+from munchkin.engine.actions import Action, action
+from munchkin.engine.card import Card
 from munchkin.engine.events import Event
 from munchkin.engine.rules.card_types import (
     CHEATABLE,
@@ -23,7 +23,7 @@ from munchkin.engine.rules.card_types import (
     source_card,
 )
 from munchkin.engine.rules.combat import reopen_window
-from munchkin.engine.rules.fight_cards import check_fight_card, fight_word, play_fight_card
+from munchkin.engine.rules.fight_cards import check_fight_card, fight_kind, play_fight_card
 from munchkin.engine.rules.items import can_use, holding_problem, reconcile_use, use_problem
 from munchkin.engine.rules.limits import LIMIT_PROMPTS
 from munchkin.engine.rules.responses import answer_word, answering_cards, play_answer
@@ -51,19 +51,19 @@ def check_play(g: GameState, seat: int, a: Action) -> None:
     assert inst is not None
     if g.phase == "face_up" and seat == g.active and inst != g.face_up:
         raise refuse("B4", "first decide what to do with the card drawn face up")
-    kind = g.defs[inst].type
+    kind = g.cards[inst].type
     if not in_time(g, seat, kind):
         _, rule, message = WHEN[kind]
         raise refuse(rule, message)
     if g.phase == "setup":
         _check_before_first_turn(g, seat, inst)
-    require(answer_word(g.defs[inst]) is None, "B16", f"{g.defs[inst].name} answers a die roll or a curse")
-    _check_of(g.defs[inst])(g, seat, inst, a)
+    require(answer_word(g.cards[inst]) is None, "B16", f"{g.cards[inst].name} answers a die roll or a curse")
+    _check_of(g.cards[inst])(g, seat, inst, a)
 
 
 def _check_before_first_turn(g: GameState, seat: int, inst: int) -> None:
     """Before the first turn, each may play one race, one class and usable items (B1)."""
-    p, card = g.players[seat], g.defs[inst]
+    p, card = g.players[seat], g.cards[inst]
     if card.type in ("race", "class"):
         zone = p.races if card.type == "race" else p.classes
         require(not zone, "B1", f"before the first turn you may play one {card.type}")
@@ -72,9 +72,9 @@ def _check_before_first_turn(g: GameState, seat: int, inst: int) -> None:
     require(can_use(g, p, inst), "B1", f"before the first turn only usable items: you cannot use {card.name}")
 
 
-def _check_of(card: CardDef) -> TypeCheck:
+def _check_of(card: Card) -> TypeCheck:
     """The check of a card's play: its fight word's, else its type's."""
-    return check_fight_card if fight_word(card) is not None else CHECKS[card.type]
+    return check_fight_card if fight_kind(card) is not None else CHECKS[card.type]
 
 
 def _check_answer(g: GameState, seat: int, a: Action) -> None:
@@ -84,15 +84,15 @@ def _check_answer(g: GameState, seat: int, a: Action) -> None:
     assert inst is not None
     require(a.target is None and a.on is None, "B4", "an answer names no target")
     require(
-        a.arg in {g.defs[i].id for i in answering_cards(g, seat)},
+        a.arg in {g.cards[i].id for i in answering_cards(g, seat)},
         "B16",
-        f"{g.defs[inst].name} does not answer what just happened; play it or pass when asked",
+        f"{g.cards[inst].name} does not answer what just happened; play it or pass when asked",
     )
 
 
 def answer_plays(g: GameState, seat: int) -> list[Action]:
     """The plays that answer the pending roll or curse (B16)."""
-    return [Action("play", g.defs[inst].id) for inst in answering_cards(g, seat)]
+    return [action("play", g.cards[inst].id) for inst in answering_cards(g, seat)]
 
 
 def _limit_question(g: GameState, seat: int) -> bool:
@@ -126,7 +126,7 @@ def do_play(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
         reconcile_use(g, seat, ev)
     inst = source_card(g, seat, a.arg)
     assert inst is not None
-    p, card = g.players[seat], g.defs[inst]
+    p, card = g.players[seat], g.cards[inst]
     if g.pending is not None:
         p.hand.remove(inst)
         ev.append(Event("card_played", {"player": p.name, "card": card.id, "name": card.name}))
@@ -143,7 +143,7 @@ def do_play(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
             {"player": p.name, "card": card.id, "name": card.name, "target": a.target, "on": a.on},
         )
     )
-    (play_fight_card if fight_word(card) is not None else DOES[card.type])(g, seat, inst, a, ev)
+    (play_fight_card if fight_kind(card) is not None else DOES[card.type])(g, seat, inst, a, ev)
     if g.combat is not None and g.combat.stage == "fight":
         reopen_window(g)  # everyone may respond to a card played into a fight (B16)
 
@@ -162,60 +162,60 @@ def play_options(g: GameState, seat: int) -> Iterator[Action]:
         return
     face_up = g.face_up if g.phase == "face_up" and seat == g.active else None
     for inst in g.distinct(g.players[seat].hand) if face_up is None else [face_up]:
-        kind = g.defs[inst].type
+        kind = g.cards[inst].type
         setup_ok = g.phase != "setup" or holds(_check_before_first_turn, g, seat, inst)
-        if in_time(g, seat, kind) and answer_word(g.defs[inst]) is None and setup_ok:
-            check = _check_of(g.defs[inst])
+        if in_time(g, seat, kind) and answer_word(g.cards[inst]) is None and setup_ok:
+            check = _check_of(g.cards[inst])
             yield from (a for a in _plays_of(g, seat, inst) if holds(check, g, seat, inst, a))
 
 
 def _plays_of(g: GameState, seat: int, inst: int) -> Iterator[Action]:
     """The ways to play one card: with each sensible target or none, by its type."""
-    p, card = g.players[seat], g.defs[inst]
+    p, card = g.players[seat], g.cards[inst]
     kind = card.type
-    word = fight_word(card)
+    word = fight_kind(card)
     if word is not None:
-        yield from _fight_plays(g, seat, card, word.kind)
+        yield from _fight_plays(g, seat, card, word)
     elif kind in ("curse", "trap") or aimed(card):
-        yield from (Action("play", card.id, target=q.name) for q in g.players if not q.dead)
+        yield from (action("play", card.id, target=q.name) for q in g.players if not q.dead)
     elif kind == "monster_enhancer" or (kind == "one_shot" and in_fight(g)):
         if kind == "one_shot":
-            yield Action("play", card.id)
+            yield action("play", card.id)
         monsters = g.combat.monsters if g.combat else []
-        yield from (Action("play", card.id, on=m) for m in g.distinct_ids(monsters))
+        yield from (action("play", card.id, on=m) for m in g.distinct_ids(monsters))
     elif kind in ("steed_enhancer", "item_enhancer", "cheat"):
         targets = p.equipped + p.carried + p.steeds + p.hirelings
         if kind == "cheat":
-            targets = targets + [i for i in p.hand if g.defs[i].type in CHEATABLE]
-        yield from (Action("play", card.id, on=t) for t in g.distinct_ids(targets))
+            targets = targets + [i for i in p.hand if g.cards[i].type in CHEATABLE]
+        yield from (action("play", card.id, on=t) for t in g.distinct_ids(targets))
     elif kind == "wandering_monster":
-        hand_monsters = [i for i in p.hand if g.defs[i].type == "monster"]
-        yield from (Action("play", card.id, on=m) for m in g.distinct_ids(hand_monsters))
+        hand_monsters = [i for i in p.hand if g.cards[i].type == "monster"]
+        yield from (action("play", card.id, on=m) for m in g.distinct_ids(hand_monsters))
     elif kind == "other" and card.enhances:
         traits = p.races if card.enhances == "race" else p.classes
-        yield from (Action("play", card.id, on=t) for t in g.distinct_ids(traits))
+        yield from (action("play", card.id, on=t) for t in g.distinct_ids(traits))
     elif kind != "monster" and not (kind == "other" and not own_turn(g, seat)):
-        yield Action("play", card.id)
-        if kind == "one_shot" and any(e.kind == "change_sex" for e in card.effects):
-            yield from (Action("play", card.id, on=h) for h in g.distinct_ids(p.hirelings))
+        yield action("play", card.id)
+        if kind == "one_shot" and "change_sex" in card.kinds:
+            yield from (action("play", card.id, on=h) for h in g.distinct_ids(p.hirelings))
 
 
-def _fight_plays(g: GameState, seat: int, card: CardDef, word: str) -> Iterator[Action]:
+def _fight_plays(g: GameState, seat: int, card: Card, word: str) -> Iterator[Action]:
     """The ways to play a fight card: on each monster, at each player, or plainly."""
     monsters = g.distinct_ids(g.combat.monsters) if g.combat is not None else []
     if word in ("twin", "send_away"):
-        yield from (Action("play", card.id, on=m) for m in monsters)
+        yield from (action("play", card.id, on=m) for m in monsters)
     elif word == "illusion":
-        hand = [i for i in g.players[seat].hand if g.defs[i].type == "monster"]
+        hand = [i for i in g.players[seat].hand if g.cards[i].type == "monster"]
         for new in g.distinct_ids(hand):
             if len(monsters) == 1:
-                yield Action("play", card.id, on=new)
+                yield action("play", card.id, on=new)
             else:
-                yield from (Action("play", card.id, on=new, cards=(old,)) for old in monsters)
+                yield from (action("play", card.id, on=new, cards=(old,)) for old in monsters)
     elif word in ("force_help", "pass_fight"):
-        yield from (Action("play", card.id, target=q.name) for q in g.players if not q.dead)
+        yield from (action("play", card.id, target=q.name) for q in g.players if not q.dead)
     else:
-        yield Action("play", card.id)
+        yield action("play", card.id)
 
 
 register("play", check_play, do_play, play_options, prechecked=True)

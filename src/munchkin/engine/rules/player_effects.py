@@ -24,9 +24,9 @@ from munchkin.engine.state import GameState, Prompt
 def steal_level(
     g: GameState, seat: int, effect: Effect, source: int, caster: int | None, ev: list[Event]
 ) -> None:
-    lose_levels(g, seat, 1, ev, g.defs[source].id)
+    lose_levels(g, seat, 1, ev, g.cards[source].id)
     if caster is not None:
-        gain_levels(g, caster, 1, ev, g.defs[source].id, may_win=False)
+        gain_levels(g, caster, 1, ev, g.cards[source].id, may_win=False)
 
 
 @register_word("others_take")
@@ -53,16 +53,16 @@ def swap_trait(
     kind = "race" if effect.kind == "swap_race" else "class"
     zone = p.races if kind == "race" else p.classes
     if not zone:
-        ev.append(Event("no_effect", {"player": p.name, "card": g.defs[source].id}))
+        ev.append(Event("no_effect", {"player": p.name, "card": g.cards[source].id}))
         return
-    found = next((i for i in reversed(g.door_discard) if g.defs[i].type == kind), None)
+    found = next((i for i in reversed(g.door_discard) if g.cards[i].type == kind), None)
     for inst in list(zone):
         zone.remove(inst)
         discard(g, inst)
     if found is not None:
         g.door_discard.remove(found)
         zone.append(found)
-    new = None if found is None else g.defs[found].id
+    new = None if found is None else g.cards[found].id
     ev.append(Event("trait_swapped", {"player": p.name, "kind": kind, "card": new}))
     reconcile_use(g, seat, ev)
 
@@ -78,7 +78,7 @@ def income_tax(
     """The victim's item first; the others pay after (queued, so each may be asked)."""
     items = _items_of(g, seat)
     if not items:
-        ev.append(Event("no_effect", {"player": g.players[seat].name, "card": g.defs[source].id}))
+        ev.append(Event("no_effect", {"player": g.players[seat].name, "card": g.cards[source].id}))
         return
     options = tuple(g.distinct_ids(items))
     prompt = Prompt(seat, "tax_item", options, (source,))
@@ -95,8 +95,8 @@ def answer_tax(g: GameState, prompt: Prompt, option: str, ev: list[Event]) -> No
     seat = prompt.player
     inst = g.find(_items_of(g, seat), option)
     assert inst is not None
-    value = g.defs[inst].value or 0
-    lose_card(g, seat, inst, ev, g.defs[source].id)
+    value = g.cards[inst].value or 0
+    lose_card(g, seat, inst, ev, g.cards[source].id)
     if prompt.kind == "tax_item":
         n = len(g.players)
         payers = [(seat + k) % n for k in range(1, n)]
@@ -114,12 +114,12 @@ def tax_task(g: GameState, seat: int, owed: int, source: int, ev: list[Event]) -
     if p.dead or owed <= 0:
         return
     if "income_tax" in immunities(g, seat):
-        ev.append(Event("immune", {"player": p.name, "card": g.defs[source].id, "effect": "income_tax"}))
+        ev.append(Event("immune", {"player": p.name, "card": g.cards[source].id, "effect": "income_tax"}))
         return
     items = _items_of(g, seat)
-    if sum(g.defs[i].value or 0 for i in items) < owed:
+    if sum(g.cards[i].value or 0 for i in items) < owed:
         ev.append(Event("tax_unpaid", {"player": p.name, "owed": owed}))
-        lose_levels(g, seat, 1, ev, g.defs[source].id)
+        lose_levels(g, seat, 1, ev, g.cards[source].id)
         return
     options = tuple(g.distinct_ids(items))
     prompt = Prompt(seat, "pay_tax", options, (source, owed))

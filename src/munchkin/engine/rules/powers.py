@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from munchkin.engine.actions import Action
+from munchkin.engine.actions import Action, action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import is_class, lose_levels
 from munchkin.engine.rules.combat import fight, reopen_window, send_away
 from munchkin.engine.rules.items import discard, place_new_item, remove_from_play
 from munchkin.engine.rules.responses import wait_for_answers
-from munchkin.engine.rules.strength import monster_def
+from munchkin.engine.rules.strength import monster_card
 from munchkin.engine.state import GameState, Pending
 from munchkin.engine.timing import free_to_act, in_fight
 from munchkin.engine.verbs import Check, Do, Options, register, require, seat_of
@@ -82,7 +82,7 @@ def do_berserk(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 
 def check_turning(g: GameState, seat: int, a: Action) -> None:
     _check_fight_power(g, seat, a, "turning")
-    require(any(monster_def(g, m).undead for m in fight(g).monsters), "B14", "turning works against Undead")
+    require(any(monster_card(g, m).undead for m in fight(g).monsters), "B14", "turning works against Undead")
 
 
 def do_turning(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -164,7 +164,7 @@ def check_steal(g: GameState, seat: int, a: Action) -> None:
     require(victim != seat, "B14", "steal from another player")
     inst = g.find(g.items_in_play(g.players[victim]), a.arg or "")
     require(inst is not None, "B14", f"{g.players[victim].name} has no {a.arg} in play")
-    card = g.defs[inst or 0]
+    card = g.cards[inst or 0]
     require(card.type != "steed", "S4", "a steed cannot be stolen")
     require(not card.big, "S4", "only small items can be stolen, not a Big one")
     require(len(a.cards) == 1, "B14", "discard one card to try (cards:)")
@@ -207,7 +207,7 @@ def settle_theft(g: GameState, pending: Pending, ev: list[Event]) -> None:
     remove_from_play(g, g.players[victim], inst)
     if place_new_item(g, g.players[thief], inst) is not None:
         discard(g, inst)
-    card = g.defs[inst].id
+    card = g.cards[inst].id
     ev.append(
         Event("stolen", {"player": g.players[thief].name, "card": card, "from": g.players[victim].name})
     )
@@ -218,35 +218,35 @@ def _hand_options(verb: str) -> Options:
 
     def options(g: GameState, seat: int) -> Iterator[Action]:
         if g.combat is not None:
-            yield from (Action(verb, card_id) for card_id in g.distinct_ids(g.players[seat].hand))
+            yield from (action(verb, card_id) for card_id in g.distinct_ids(g.players[seat].hand))
 
     return options
 
 
 def charm_options(g: GameState, seat: int) -> Iterator[Action]:
     if g.combat is not None:
-        yield from (Action("charm", m) for m in g.distinct_ids(g.combat.monsters))
+        yield from (action("charm", m) for m in g.distinct_ids(g.combat.monsters))
 
 
 def backstab_options(g: GameState, seat: int) -> Iterator[Action]:
     p = g.players[seat]
     if g.combat is None or not p.hand:
         return
-    card_id = g.defs[p.hand[0]].id
+    card_id = g.cards[p.hand[0]].id
     for victim in g.combat.fighters():
-        yield Action("backstab", card_id, target=g.players[victim].name)
+        yield action("backstab", card_id, target=g.players[victim].name)
 
 
 def steal_options(g: GameState, seat: int) -> Iterator[Action]:
     p = g.players[seat]
     if not p.hand or not may_steal(g, seat):
         return
-    pay = g.defs[p.hand[0]].id
+    pay = g.cards[p.hand[0]].id
     for q in g.players:
         if q is not p:
-            small = [i for i in g.items_in_play(q) if not g.defs[i].big]
+            small = [i for i in g.items_in_play(q) if not g.cards[i].big]
             for card_id in g.distinct_ids(small):
-                yield Action("steal", card_id, target=q.name, cards=(pay,))
+                yield action("steal", card_id, target=q.name, cards=(pay,))
 
 
 def _register_power(verb: str, check: Check, do: Do, options: Options) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from munchkin.cards.schema import CardDef
+from munchkin.engine.card import Card
 from munchkin.engine.events import Event
 from munchkin.engine.rules.items import discard
 from munchkin.engine.state import GameState, Pending, Prompt
@@ -29,17 +29,17 @@ ANSWERS: dict[str, tuple[str, ...]] = {
 DIE_FACES = ("1", "2", "3", "4", "5", "6")
 
 
-def answer_word(card: CardDef) -> str | None:
+def answer_word(card: Card) -> str | None:
     """The answering word of a card, if it has one."""
-    for effect in card.effects:
-        if effect.kind in ANSWERS:
-            return effect.kind
+    for kind in card.kinds:
+        if kind in ANSWERS:
+            return kind
     return None
 
 
 def answers(g: GameState, seat: int, inst: int) -> bool:
     """Whether this card of the player's hand answers what is pending now."""
-    p, word = g.pending, answer_word(g.defs[inst])
+    p, word = g.pending, answer_word(g.cards[inst])
     if p is None or word is None or p.kind not in ANSWERS[word]:
         return False
     if word == "roll_again":
@@ -84,7 +84,7 @@ def play_answer(g: GameState, seat: int, inst: int, ev: list[Event]) -> None:
     curse cancelled. Everyone may answer again after a change (B16)."""
     p = g.pending
     assert p is not None
-    word = answer_word(g.defs[inst])
+    word = answer_word(g.cards[inst])
     discard(g, inst)
     if word == "set_die":
         g.prompt = Prompt(seat, "set_die", DIE_FACES)
@@ -99,7 +99,7 @@ def play_answer(g: GameState, seat: int, inst: int, ev: list[Event]) -> None:
         target = g.players[p.other].name
         ev.append(
             Event(
-                "curse_cancelled", {"player": g.players[seat].name, "card": g.defs[p.card].id, "on": target}
+                "curse_cancelled", {"player": g.players[seat].name, "card": g.cards[p.card].id, "on": target}
             )
         )
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from itertools import permutations
 
 from munchkin.cards.schema import Effect
-from munchkin.engine.actions import Action
+from munchkin.engine.actions import Action, action
 from munchkin.engine.events import Event
 from munchkin.engine.explain import Breakdown, Part
 from munchkin.engine.rules.character import is_class, is_race
@@ -17,7 +17,7 @@ from munchkin.engine.rules.combat import fight, finish_fight
 from munchkin.engine.rules.effects import queue_effects
 from munchkin.engine.rules.items import can_use, discard
 from munchkin.engine.rules.responses import wait_for_answers
-from munchkin.engine.rules.strength import monster_def
+from munchkin.engine.rules.strength import monster_card
 from munchkin.engine.state import GameState, Pending, Prompt
 from munchkin.engine.verbs import register, require
 
@@ -30,31 +30,35 @@ def run_modifier(g: GameState, seat: int, monster: int | None = None) -> Breakdo
     """What is added to a run-away roll (B9, B14, B15, S6)."""
     p = g.players[seat]
     traits = p.races + p.classes
-    own = [i for i in traits + [e for t in traits for e in g.attached.get(t, ())] if g.defs[i].run_away]
-    own += [i for i in p.equipped if g.defs[i].run_away and can_use(g, p, i)]
+    own = [i for i in traits + [e for t in traits for e in g.attached.get(t, ())] if g.cards[i].run_away]
+    own += [i for i in p.equipped if g.cards[i].run_away and can_use(g, p, i)]
     riding = [(steed_run_away(g, s), s) for s in p.steeds if steed_run_away(g, s)]
     parts: list[Part]
     if riding:  # the steed's modifier replaces the rider's own (S6, R13)
         value, best = max(riding)
-        parts = [Part(f"steed {g.defs[best].name}", value, g.defs[best].id, "S6")]
+        parts = [Part(f"steed {g.cards[best].name}", value, g.cards[best].id, "S6")]
     else:
-        parts = [Part(g.defs[i].name, g.defs[i].run_away, g.defs[i].id, "B9") for i in own]
+        parts = [Part(g.cards[i].name, g.cards[i].run_away, g.cards[i].id, "B9") for i in own]
     for kind, amount, source in p.lasting:
         if kind == "run_away":
-            parts.append(Part(f"penalty {g.defs[source].name}", amount, g.defs[source].id, "B15"))
+            parts.append(Part(f"penalty {g.cards[source].name}", amount, g.cards[source].id, "B15"))
     if g.combat is not None:
         for who, amount, source, power in g.combat.mods:
             if who == seat and power in RUN_POWERS:
-                parts.append(Part(g.defs[source].name, amount, g.defs[source].id, "B9"))
-    if monster is not None and monster_def(g, monster).type == "monster" and monster_def(g, monster).run_away:
-        card = monster_def(g, monster)
+                parts.append(Part(g.cards[source].name, amount, g.cards[source].id, "B9"))
+    if (
+        monster is not None
+        and monster_card(g, monster).type == "monster"
+        and monster_card(g, monster).run_away
+    ):
+        card = monster_card(g, monster)
         parts.append(Part(f"{card.name}", card.run_away, card.id, "B9"))
     return Breakdown("run away", tuple(parts))
 
 
 def steed_run_away(g: GameState, steed: int) -> int:
     """A steed's run-away value, with its steed enhancers' (S5)."""
-    return g.defs[steed].run_away + sum(g.defs[e].run_away for e in g.attached.get(steed, ()))
+    return g.cards[steed].run_away + sum(g.cards[e].run_away for e in g.attached.get(steed, ()))
 
 
 def start_running(g: GameState, seat: int, order: tuple[str, ...] = ()) -> None:
@@ -73,18 +77,18 @@ def start_running(g: GameState, seat: int, order: tuple[str, ...] = ()) -> None:
 
 def roll_task(g: GameState, seat: int, monster: int, ev: list[Event]) -> None:
     """One roll against one monster: 5 or more escapes; failing brings its Bad Stuff (B9)."""
-    p, card, c = g.players[seat], monster_def(g, monster), fight(g)
+    p, card, c = g.players[seat], monster_card(g, monster), fight(g)
     if p.dead:
         return
     if p.level <= card.escape_below:
-        ev.append(Event("escaped", {"player": p.name, "card": g.defs[monster].id, "automatic": True}))
+        ev.append(Event("escaped", {"player": p.name, "card": g.cards[monster].id, "automatic": True}))
         return
     if card.no_escape:  # beats escapes by cards too, but not a hireling's sacrifice (H4)
-        ev.append(Event("no_escape", {"player": p.name, "card": g.defs[monster].id}))
+        ev.append(Event("no_escape", {"player": p.name, "card": g.cards[monster].id}))
         caught(g, seat, monster, ev)
         return
     if seat in c.escaped:
-        ev.append(Event("escaped", {"player": p.name, "card": g.defs[monster].id, "automatic": True}))
+        ev.append(Event("escaped", {"player": p.name, "card": g.cards[monster].id, "automatic": True}))
         return
     roll = g.dice.d6()
     mod = run_modifier(g, seat, monster).total
@@ -95,7 +99,7 @@ def roll_task(g: GameState, seat: int, monster: int, ev: list[Event]) -> None:
             {
                 "player": p.name,
                 "purpose": "run away",
-                "card": g.defs[monster].id,
+                "card": g.cards[monster].id,
                 "roll": roll,
                 "modifier": mod,
                 "success": pending.success,
@@ -112,7 +116,7 @@ def settle_roll(g: GameState, seat: int, monster: int, total: int, flight: int, 
     once the Wizard has declined to pay more."""
     p, c = g.players[seat], fight(g)
     if total + max(0, flight) >= ESCAPE_ROLL:
-        ev.append(Event("escaped", {"player": p.name, "card": g.defs[monster].id, "automatic": False}))
+        ev.append(Event("escaped", {"player": p.name, "card": g.cards[monster].id, "automatic": False}))
     elif _flight_helps(g, seat, total, flight):
         options = ("decline", *g.distinct_ids(p.hand))
         g.prompt = Prompt(seat, "flight", options, (monster, total, flight))
@@ -155,8 +159,8 @@ def _discard_from_hand(g: GameState, seat: int, card_id: str) -> None:
 
 def caught(g: GameState, seat: int, monster: int, ev: list[Event]) -> None:
     """The monster's Bad Stuff, at once (B9); a steed fought as a monster costs a level (S9)."""
-    card = monster_def(g, monster)
-    ev.append(Event("caught", {"player": g.players[seat].name, "card": g.defs[monster].id}))
+    card = monster_card(g, monster)
+    ev.append(Event("caught", {"player": g.players[seat].name, "card": g.cards[monster].id}))
     queue_effects(g, seat, STEED_BAD_STUFF if card.type == "steed" else card.bad_stuff, monster)
 
 
@@ -180,7 +184,7 @@ def ran_task(g: GameState, seat: int, ev: list[Event]) -> None:
     if seat in c.runners:
         c.runners.remove(seat)
     for monster in c.monsters:  # "even if you escape" Bad Stuff (H4)
-        queue_effects(g, seat, monster_def(g, monster).even_if_escaped, monster)
+        queue_effects(g, seat, monster_card(g, monster).even_if_escaped, monster)
     if not c.runners:
         finish_fight(g, ev)
 
@@ -203,10 +207,10 @@ def run_options(g: GameState, seat: int) -> Iterator[Action]:
     c = g.combat
     if c is None or c.runners[:1] != [seat]:
         return
-    yield Action("run_away")
+    yield action("run_away")
     if 2 <= len(c.monsters) <= 3:
         for order in dict.fromkeys(permutations(g.ids(c.monsters))):
-            yield Action("run_away", cards=order)
+            yield action("run_away", cards=order)
 
 
 def do_run(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:

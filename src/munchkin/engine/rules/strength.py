@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from munchkin.cards.schema import CardDef, VsBonus
+from munchkin.engine.card import Card
 from munchkin.engine.explain import Breakdown, Part
 from munchkin.engine.rules.character import classes, full_traits, hireling_traits, is_class, races
 from munchkin.engine.rules.items import can_use, hireling_can_use
@@ -12,7 +13,7 @@ COMBAT_POWERS = ("berserking", "turning", "backstab")
 
 
 def _enhancement(g: GameState, inst: int) -> int:
-    return sum(g.defs[e].bonus for e in g.attached.get(inst, ()) if g.defs[e].type != "cheat")
+    return sum(g.cards[e].bonus for e in g.attached.get(inst, ()) if g.cards[e].type != "cheat")
 
 
 def character_parts(g: GameState, seat: int) -> list[Part]:
@@ -21,29 +22,29 @@ def character_parts(g: GameState, seat: int) -> list[Part]:
     parts = [Part(f"{p.name}'s level", p.level, p.name, "B6")]
     for trait in p.races + p.classes:
         for e in g.attached.get(trait, ()):
-            if g.defs[e].bonus:
-                label = f"{g.defs[e].name} on {g.defs[trait].name}"
-                parts.append(Part(label, g.defs[e].bonus, g.defs[e].id, "B14"))
+            if g.cards[e].bonus:
+                label = f"{g.cards[e].name} on {g.cards[trait].name}"
+                parts.append(Part(label, g.cards[e].bonus, g.cards[e].id, "B14"))
     for inst in p.equipped:
-        card = g.defs[inst]
+        card = g.cards[inst]
         if card.bonus and can_use(g, p, inst):
             parts.append(Part(card.name, card.bonus, card.id, "B6"))
     for inst in p.steeds:
-        card = g.defs[inst]
+        card = g.cards[inst]
         total = card.bonus + _enhancement(g, inst)
         if total:
             parts.append(Part(f"steed {card.name}", total, card.id, "S5"))
     for h in p.hirelings:
-        card = g.defs[h]
+        card = g.cards[h]
         if card.bonus:
             parts.append(Part(f"hireling {card.name}", card.bonus, card.id, "B6"))
         for inst in g.carrying.get(h, ()):
-            item = g.defs[inst]
+            item = g.cards[inst]
             if item.bonus and hireling_can_use(g, h, inst):
                 parts.append(Part(f"{item.name} (carried by {card.name})", item.bonus, item.id, "H8"))
     for kind, amount, source in p.lasting:
         if kind == "combat":
-            parts.append(Part(f"curse {g.defs[source].name}", amount, g.defs[source].id, "B15"))
+            parts.append(Part(f"curse {g.cards[source].name}", amount, g.cards[source].id, "B15"))
     return parts
 
 
@@ -56,9 +57,14 @@ def copied(g: GameState, inst: int) -> int:
     return inst
 
 
-def monster_def(g: GameState, inst: int) -> CardDef:
+def monster_card(g: GameState, inst: int) -> Card:
     """The card a monster of the fight fights as: a twin has its original's level, Bad
     Stuff and rewards."""
+    return g.cards[copied(g, inst)]
+
+
+def monster_def(g: GameState, inst: int) -> CardDef:
+    """The definition of `monster_card` (for callers outside the engine)."""
     return g.defs[copied(g, inst)]
 
 
@@ -72,7 +78,7 @@ def monster_enhancers(g: GameState, inst: int) -> list[int]:
 
 def monster_level(g: GameState, inst: int) -> int:
     """A monster's printed level; a steed fought as a monster has twice its bonus (S9)."""
-    card = monster_def(g, inst)
+    card = monster_card(g, inst)
     return 2 * card.bonus if card.type == "steed" else (card.level or 0)
 
 
@@ -86,7 +92,7 @@ def _vs_matches(g: GameState, vs: VsBonus, seat: int) -> str | None:
         return p.name
     for h in p.hirelings:
         if _traits_match(vs, *hireling_traits(g, h)):
-            return f"{p.name}'s hireling {g.defs[h].name}"
+            return f"{p.name}'s hireling {g.cards[h].name}"
     return None
 
 
@@ -103,21 +109,21 @@ def monster_side(g: GameState) -> Breakdown:
     c = _combat(g)
     parts: list[Part] = []
     for inst in c.monsters:
-        card = monster_def(g, inst)
+        card = monster_card(g, inst)
         rule = "S9" if card.type == "steed" else "B6"
-        name = card.name if copied(g, inst) == inst else f"{g.defs[inst].name} ({card.name})"
-        parts.append(Part(f"{name} level", monster_level(g, inst), g.defs[inst].id, rule))
+        name = card.name if copied(g, inst) == inst else f"{g.cards[inst].name} ({card.name})"
+        parts.append(Part(f"{name} level", monster_level(g, inst), g.cards[inst].id, rule))
         for e in monster_enhancers(g, inst):
-            enh = g.defs[e]
+            enh = g.cards[e]
             parts.append(Part(f"{enh.name} on {name}", enh.bonus, enh.id, "B16"))
         parts.extend(_vs_parts(g, c, card))
     for inst, side in c.played:
-        if side == 1 and g.defs[inst].bonus:
-            parts.append(Part(g.defs[inst].name, g.defs[inst].bonus, g.defs[inst].id, "B16"))
+        if side == 1 and g.cards[inst].bonus:
+            parts.append(Part(g.cards[inst].name, g.cards[inst].bonus, g.cards[inst].id, "B16"))
     return Breakdown("monsters", tuple(parts))
 
 
-def _vs_parts(g: GameState, c: Combat, card: CardDef) -> list[Part]:
+def _vs_parts(g: GameState, c: Combat, card: Card) -> list[Part]:
     """One bonus per `vs` entry when anyone on the munchkins' side matches (H12)."""
     parts = []
     for vs in card.vs:
@@ -137,18 +143,18 @@ def munchkin_side(g: GameState) -> Breakdown:
     for seat in c.fighters():
         parts.extend(character_parts(g, seat))
     for inst, side in c.played:
-        if side == 0 and g.defs[inst].bonus:
-            parts.append(Part(g.defs[inst].name, g.defs[inst].bonus, g.defs[inst].id, "B16"))
+        if side == 0 and g.cards[inst].bonus:
+            parts.append(Part(g.cards[inst].name, g.cards[inst].bonus, g.cards[inst].id, "B16"))
 
     for seat, _, source, power in c.mods:  # a double counts its player's strength while fighting
         if power == "double" and seat == c.fighter:
             own = sum(part.amount for part in character_parts(g, seat))
-            label = f"{g.defs[source].name}: {g.players[seat].name}'s own strength again"
-            parts.append(Part(label, own, g.defs[source].id, "B16"))
+            label = f"{g.cards[source].name}: {g.players[seat].name}'s own strength again"
+            parts.append(Part(label, own, g.cards[source].id, "B16"))
     for seat, amount, source, power in c.mods:
         if power in COMBAT_POWERS and seat in c.fighters():
             who = g.players[seat].name
-            parts.append(Part(f"{power} ({who})", amount, g.defs[source].id, "B14"))
+            parts.append(Part(f"{power} ({who})", amount, g.cards[source].id, "B14"))
     return Breakdown("munchkins", tuple(parts))
 
 

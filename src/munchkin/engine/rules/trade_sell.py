@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from itertools import combinations
 
-from munchkin.engine.actions import Action
+from munchkin.engine.actions import Action, action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import is_race, win_level
 from munchkin.engine.rules.effects import part_with
@@ -30,13 +29,16 @@ def _sellable(g: GameState, seat: int) -> list[int]:
     S1, digest §2.2)."""
     p = g.players[seat]
     cards = p.hand + g.items_in_play(p) + p.hirelings + _steed_gear(g, seat)
-    return [i for i in cards if g.defs[i].value is not None and g.defs[i].type != "monster"]
+    return [i for i in cards if g.cards[i].value is not None and g.cards[i].type != "monster"]
 
 
 def _steed_gear(g: GameState, seat: int) -> list[int]:
     """Steed enhancers on the player's steeds: each may be sold on its own (digest §2.2)."""
     return [
-        e for s in g.players[seat].steeds for e in g.attached.get(s, ()) if g.defs[e].type == "steed_enhancer"
+        e
+        for s in g.players[seat].steeds
+        for e in g.attached.get(s, ())
+        if g.cards[e].type == "steed_enhancer"
     ]
 
 
@@ -53,7 +55,7 @@ def may_sell(g: GameState, seat: int) -> None:
 def sale_gold(g: GameState, seat: int, sold: list[int]) -> int:
     """What a set of items fetches: a Halfling's first sale of the turn counts its most
     valuable item twice (B12, B14)."""
-    values = [g.defs[i].value or 0 for i in sold]
+    values = [g.cards[i].value or 0 for i in sold]
     doubled = max(values, default=0) if _doubles(g, seat) else 0
     return sum(values) + doubled
 
@@ -127,7 +129,7 @@ def sell(g: GameState, seat: int, sold: list[int], ev: list[Event]) -> None:
             discard(g, inst)
         else:
             part_with(g, seat, inst, ev)
-    ids = [g.defs[i].id for i in sold]
+    ids = [g.cards[i].id for i in sold]
     ev.append(Event("sold", {"player": p.name, "cards": ids, "gold": gold, "levels": levels}))
     if levels:
         p.level += levels
@@ -139,42 +141,50 @@ def sell_options(g: GameState, seat: int) -> list[Action]:
     (ruling R7; larger sales are legal too), checked here with the parts of `check_sell`."""
     if not holds(may_sell, g, seat) or g.players[seat].level + 1 >= win_level(g):
         return []
-    cards = g.distinct(_sellable(g, seat)) + _second_copies(g, seat)
+    sellable = _sellable(g, seat)
+    cards = g.distinct(sellable) + _second_copies(g, sellable)
     if g.options.sale_gold == "pooled":
-        return [Action("sell", cards=(g.defs[i].id,)) for i in g.distinct(cards)]
-    goods = [(g.defs[i].id, g.defs[i].value or 0) for i in cards]
+        return [action("sell", cards=(g.cards[i].id,)) for i in g.distinct(cards)]
+    goods = [(g.cards[i].id, g.cards[i].value or 0) for i in cards]
     double = _doubles(g, seat)
     if sum(v for _, v in goods) * (2 if double else 1) < GOLD_PER_LEVEL:
         return []
     room = win_level(g) - 1 - g.players[seat].level
     seen: set[tuple[str, ...]] = set()
     actions = []
+    values = [v for _, v in goods]
     for size in range(1, LISTED_SALE_SIZE + 1):
-        for sold in combinations(goods, size):
-            values = [v for _, v in sold]
-            levels = min(_gold(values, double) // GOLD_PER_LEVEL, room)
-            if levels == 0 or any(_unneeded(values, k, double, room, levels) for k in range(size)):
+        for picked, sold in zip(
+            combinations(range(len(goods)), size), combinations(values, size), strict=True
+        ):
+            gold = _gold(sold, double)
+            if gold < GOLD_PER_LEVEL:
+                continue  # no level (there is room for one at least)
+            levels = min(gold // GOLD_PER_LEVEL, room)
+            if size > 1 and _some_unneeded(sold, double, room, levels):
                 continue
-            ids = tuple(sorted(card_id for card_id, _ in sold))
+            ids = tuple(sorted(goods[i][0] for i in picked))
             if ids not in seen:
                 seen.add(ids)
-                actions.append(Action("sell", cards=ids))
+                actions.append(action("sell", cards=ids))
     return actions
 
 
-def _gold(values: list[int], double: bool) -> int:
-    return sum(values) + (max(values, default=0) if double else 0)
+def _gold(values: tuple[int, ...], double: bool) -> int:
+    total = sum(v for v in values)
+    return total + max(values) if double and values else total
 
 
-def _unneeded(values: list[int], k: int, double: bool, room: int, levels: int) -> bool:
-    """Whether the sale gives as many levels without its k-th item."""
-    rest = values[:k] + values[k + 1 :]
-    return min(_gold(rest, double) // GOLD_PER_LEVEL, room) >= levels
+def _some_unneeded(values: tuple[int, ...], double: bool, room: int, levels: int) -> bool:
+    """Whether the sale gives as many levels without one of its items."""
+    return any(
+        min(_gold(values[:k] + values[k + 1 :], double) // GOLD_PER_LEVEL, room) >= levels
+        for k in range(len(values))
+    )
 
 
-def _second_copies(g: GameState, seat: int) -> list[int]:
+def _second_copies(g: GameState, sellable: list[int]) -> list[int]:
     """A second copy of each card, so that a sale may hold two copies of one card."""
-    sellable = _sellable(g, seat)
     first = set(g.distinct(sellable))
     return g.distinct([i for i in sellable if i not in first])
 
@@ -229,24 +239,29 @@ def do_trade(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     )
 
 
-def trade_options(g: GameState, seat: int) -> Iterator[Action]:
+def trade_options(g: GameState, seat: int) -> list[Action]:
     """Trades of one item each way, or a gift, checked here with the same parts as
     `check_trade` (larger trades are legal too)."""
     if not holds(_may_trade, g, seat):
-        return
+        return []
     mine = g.distinct(handed_items(g, seat))
     if not mine:
-        return  # every trade listed gives one item
+        return []  # every trade listed gives one item
+    actions = []
     for other, q in enumerate(g.players):
         if other == seat or q.dead:
             continue
-        theirs = [None, *g.distinct(handed_items(g, other))]
+        theirs = g.distinct(handed_items(g, other))
         for give in mine:
+            gives = [give]
+            give_ids = (g.cards[give].id,)
+            actions.append(action("trade", q.name, None, None, None, (), give_ids))  # a gift
             for take in theirs:
-                gets = [] if take is None else [take]
-                if receive_problem(g, seat, gets, [give]) is None:
-                    ids = () if take is None else (g.defs[take].id,)
-                    yield Action("trade", q.name, give=(g.defs[give].id,), take=ids)
+                if receive_problem(g, seat, [take], gives) is None:
+                    actions.append(
+                        action("trade", q.name, None, None, None, (), give_ids, (g.cards[take].id,))
+                    )
+    return actions
 
 
 def check_answer(g: GameState, seat: int, a: Action) -> None:

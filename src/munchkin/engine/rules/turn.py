@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from munchkin.engine.actions import Action
+from munchkin.engine.actions import Action, action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import hand_limit, is_class
 from munchkin.engine.rules.combat import start_fight
@@ -57,7 +57,7 @@ def do_kick(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
         g.phase = "after_door"
         ev.append(Event("door_empty", {"player": p.name}))
         return
-    card = g.defs[inst]
+    card = g.cards[inst]
     ev.append(
         Event(
             "door_kicked",
@@ -69,7 +69,7 @@ def do_kick(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 
 def reveal_door(g: GameState, seat: int, inst: int, ev: list[Event]) -> None:
     """A monster is fought, a curse hits the drawer, anything else awaits keep or play (B4)."""
-    kind = g.defs[inst].type
+    kind = g.cards[inst].type
     if kind == "monster":
         start_fight(g, seat, inst, ev)
     elif kind in ("curse", "trap"):
@@ -86,18 +86,18 @@ def reveal_door(g: GameState, seat: int, inst: int, ev: list[Event]) -> None:
 def kick_options(g: GameState, seat: int) -> Iterator[Action]:
     if g.phase != "start" or seat != g.active:
         return
-    yield Action("kick_door")
+    yield action("kick_door")
     p = g.players[seat]
     if g.door_discard and is_class(g, p, "cleric"):
         for card_id in g.distinct_ids(p.hand):
-            yield Action("kick_door", "discard", cards=(card_id,))
+            yield action("kick_door", "discard", cards=(card_id,))
 
 
 # -- a face-up card: keep it, or fight a steed (B4, S9) -------------------------------
 
 
 def _face_up_is(g: GameState, seat: int, card_id: str | None) -> bool:
-    return _active_in(g, seat, "face_up") and g.face_up is not None and g.defs[g.face_up].id == card_id
+    return _active_in(g, seat, "face_up") and g.face_up is not None and g.cards[g.face_up].id == card_id
 
 
 def check_keep(g: GameState, seat: int, a: Action) -> None:
@@ -107,14 +107,14 @@ def check_keep(g: GameState, seat: int, a: Action) -> None:
 def do_keep(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     assert g.face_up is not None
     g.players[seat].hand.append(g.face_up)
-    ev.append(Event("card_kept", {"player": g.players[seat].name, "card": g.defs[g.face_up].id}))
+    ev.append(Event("card_kept", {"player": g.players[seat].name, "card": g.cards[g.face_up].id}))
     g.face_up = None
     g.phase = "after_door"
 
 
 def check_monstrify(g: GameState, seat: int, a: Action) -> None:
     require(_face_up_is(g, seat, a.arg), "S9", "only a steed drawn face up may be fought as a monster")
-    card = g.defs[g.face_up or 0]
+    card = g.cards[g.face_up or 0]
     require(card.type == "steed", "S9", f"{card.name} is not a steed")
     require(card.bonus > 0, "S9", f"{card.name} shows no bonus, so it cannot be fought")
 
@@ -129,7 +129,7 @@ def do_monstrify(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 def face_up_options(verb: str) -> Options:
     def options(g: GameState, seat: int) -> Iterator[Action]:
         if g.face_up is not None:
-            yield Action(verb, g.defs[g.face_up].id)
+            yield action(verb, g.cards[g.face_up].id)
 
     return options
 
@@ -151,7 +151,7 @@ def check_trouble(g: GameState, seat: int, a: Action) -> None:
     require(_active_in(g, seat, "after_door"), "B4", "look for trouble only after a door with no monster")
     inst = g.find(g.players[seat].hand, a.arg or "")
     require(inst is not None, "B4", f"{a.arg} is not in your hand")
-    card = g.defs[inst or 0]
+    card = g.cards[inst or 0]
     require(card.type != "steed", "S9", "a steed cannot be fought from the hand")
     require(card.type == "monster", "B4", f"{card.name} is not a monster")
 
@@ -161,7 +161,7 @@ def do_trouble(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     inst = g.find(p.hand, a.arg or "")
     assert inst is not None
     p.hand.remove(inst)
-    ev.append(Event("trouble_sought", {"player": p.name, "card": g.defs[inst].id}))
+    ev.append(Event("trouble_sought", {"player": p.name, "card": g.cards[inst].id}))
     start_fight(g, seat, inst, ev)
 
 
@@ -169,8 +169,8 @@ def trouble_options(g: GameState, seat: int) -> Iterator[Action]:
     if g.phase != "after_door" or seat != g.active:
         return
     hand = g.players[seat].hand
-    for card_id in g.distinct_ids([i for i in hand if g.defs[i].type == "monster"]):
-        yield Action("look_for_trouble", card_id)
+    for card_id in g.distinct_ids([i for i in hand if g.cards[i].type == "monster"]):
+        yield action("look_for_trouble", card_id)
 
 
 # -- end of turn: charity, the next player (B5, B10) ----------------------------------
@@ -253,7 +253,7 @@ def hand_charity(g: GameState, seat: int, inst: int, to: int, ev: list[Event]) -
     g.players[to].hand.append(inst)
     given = dict(g.charity_given)
     g.charity_given = tuple({**given, to: given.get(to, 0) + 1}.items())
-    ev.append(Event("charity", {"player": p.name, "card": g.defs[inst].id, "to": g.players[to].name}))
+    ev.append(Event("charity", {"player": p.name, "card": g.cards[inst].id, "to": g.players[to].name}))
     charity_or_next(g, ev)
 
 

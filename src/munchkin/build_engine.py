@@ -1,0 +1,171 @@
+"""Build the compiled engine (issue 15): the same engine source, compiled with mypyc.
+
+    .venv/bin/pip install -e '.[compile]'   # mypyc; a C compiler and Python's headers too
+    .venv/bin/python -m munchkin.build_engine
+
+The engine's modules (all but `munchkin.engine.PURE_MODULES`) are copied into a package of
+their own, `munchkin._cengine`, with their imports of each other rewritten to it, and
+compiled in a temporary directory. The extension modules then go into `munchkin/_cengine/`
+beside the installed package (in the source tree for an editable install; never
+committed), with the digest of the sources they were built from, written last.
+`munchkin.engine` uses them from then on, as long as those sources are unchanged
+(`MUNCHKIN_ENGINE` chooses otherwise). `--clean` removes the build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.machinery
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ["MUNCHKIN_ENGINE"] = "pure"  # this process reads the sources, never the build
+
+import munchkin
+from munchkin import engine
+
+PACKAGE_DIR = Path(munchkin.__file__).parent
+ENGINE_DIR = PACKAGE_DIR / "engine"
+TARGET = PACKAGE_DIR / engine.COMPILED_PACKAGE.rpartition(".")[2]
+GROUP = f"{engine.COMPILED_PACKAGE}.lib"
+"""The name of the one shared library that holds every compiled module."""
+IMPORTS = re.compile(r"\bmunchkin\.engine\b(?!\.(?:{})\b)".format("|".join(sorted(engine.PURE_MODULES))))
+"""Imports of compiled modules, rewritten to the compiled package; the pure ones are kept."""
+HEADER = '"""The compiled engine, built by `python -m munchkin.build_engine`: do not edit."""\n\n'
+SETUP = """
+import sys
+from setuptools import setup
+from mypyc.build import mypycify
+
+split = sys.argv.index("--")
+paths, sys.argv = sys.argv[1:split], [sys.argv[0], *sys.argv[split + 1 :]]
+setup(
+    name="munchkin-cengine",
+    packages=[],
+    ext_modules=mypycify(["--config-file", "mypy.ini", *paths], group_name={group!r}, opt_level="3"),
+)
+"""
+MYPY_INI = "[mypy]\npython_version = {version}\nplugins = pydantic.mypy\n"
+
+
+def _sources(directory: str, names: list[str]) -> set[str]:
+    """What `copytree` leaves out: everything but Python sources, and any earlier build."""
+    return {
+        name
+        for name in names
+        if name in ("__pycache__", TARGET.name)
+        or (not name.endswith((".py", ".pyi", "py.typed")) and not Path(directory, name).is_dir())
+    }
+
+
+def generate(root: Path) -> tuple[list[str], str]:
+    """munchkin's sources under `root` (so that mypy resolves every import), the engine's
+    compiled modules as `munchkin._cengine`; the paths to compile and their sources' digest."""
+    digest = engine.source_hash()
+    shutil.copytree(PACKAGE_DIR, root / "munchkin", ignore=_sources)
+    out = root / "munchkin" / TARGET.name
+    (out / "rules").mkdir(parents=True)
+    for init in (out / "__init__.py", out / "rules" / "__init__.py"):
+        init.write_text("", encoding="utf-8")
+    paths = []
+    for name in engine.compiled_modules():
+        relative = name.replace(".", "/") + ".py"
+        text = (ENGINE_DIR / relative).read_text(encoding="utf-8")
+        (out / relative).write_text(IMPORTS.sub(engine.COMPILED_PACKAGE, text), encoding="utf-8")
+        paths.append(f"munchkin/{TARGET.name}/{relative}")
+    if engine.source_hash() != digest:
+        raise SystemExit("error: the engine's sources changed during the build: build again")
+    return paths, digest
+
+
+def compile_modules(root: Path, paths: list[str], verbose: bool) -> None:
+    """mypyc and the C compiler, in `root`; the extension modules land beside the sources."""
+    (root / "setup_cengine.py").write_text(SETUP.format(group=GROUP), encoding="utf-8")
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    (root / "mypy.ini").write_text(MYPY_INI.format(version=version), encoding="utf-8")
+    command = [sys.executable, "setup_cengine.py", *paths, "--", "build_ext", "--inplace"]
+    done = subprocess.run(command, cwd=root, capture_output=not verbose, text=True, check=False)
+    if done.returncode != 0:
+        if not verbose:
+            sys.stderr.write(done.stdout[-4000:] + done.stderr[-8000:])
+        raise SystemExit(f"error: compiling the engine failed (exit {done.returncode})")
+
+
+def _extensions(directory: Path) -> list[Path]:
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    return sorted(path for path in directory.rglob("*") if path.name.endswith(suffixes))
+
+
+def install(built: Path, digest: str) -> int:
+    """Put the extension modules in TARGET; the digest last, so that a process starting
+    meanwhile uses the pure engine. Returns how many modules were installed."""
+    (TARGET / "rules").mkdir(parents=True, exist_ok=True)
+    marker = TARGET / "__init__.py"
+    marker.write_text(HEADER + 'SOURCE = ""\n', encoding="utf-8")
+    new = set()
+    for path in _extensions(built):
+        dest = TARGET / path.relative_to(built)
+        partial = dest.with_name(dest.name + ".partial")
+        shutil.copyfile(path, partial)
+        os.replace(partial, dest)  # a process that has the old one loaded keeps it
+        new.add(dest)
+    for old in _extensions(TARGET):
+        if old not in new:
+            old.unlink()
+    (TARGET / "rules" / "__init__.py").write_text("", encoding="utf-8")
+    marker.write_text(HEADER + f'SOURCE = "{digest}"\n', encoding="utf-8")
+    return len(new)
+
+
+def check() -> str:
+    """The compiled engine as a new process loads it, or SystemExit."""
+    probe = "import munchkin.engine as e; print(e.ENGINE_NOTE)"
+    env = {**os.environ, "MUNCHKIN_ENGINE": "compiled"}
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"error: the compiled engine does not load:\n{done.stderr[-2000:]}")
+    return done.stdout.strip()
+
+
+def clean() -> None:
+    if TARGET.exists():
+        shutil.rmtree(TARGET)
+    print(f"removed {TARGET}: the pure engine runs")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m munchkin.build_engine", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--clean", action="store_true", help="remove the compiled engine")
+    parser.add_argument("--verbose", action="store_true", help="show mypyc's and the compiler's output")
+    parser.add_argument("--keep", type=Path, metavar="DIR", help="build in DIR and keep the C sources there")
+    args = parser.parse_args(argv)
+    if args.clean:
+        clean()
+        return
+    try:
+        import mypyc  # noqa: F401
+    except ImportError:
+        raise SystemExit("error: mypyc is not installed: pip install -e '.[compile]'") from None
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="munchkin-cengine-") as tmp:
+        root = Path(tmp) if args.keep is None else args.keep.resolve()
+        if args.keep is not None and root.exists():
+            shutil.rmtree(root)
+        paths, digest = generate(root)
+        compile_modules(root, paths, args.verbose)
+        count = install(root / "munchkin" / TARGET.name, digest)
+    note = check()
+    print(f"compiled {len(paths)} engine modules ({count} extension modules) in {TARGET}")
+    print(f"in {time.perf_counter() - start:.0f} s; the compiled engine runs by default ({note})")
+
+
+if __name__ == "__main__":
+    main()
