@@ -86,6 +86,7 @@ PLAYER_FIELDS = (
     "curses",
     "lasting",
 )
+_PLAYER_SIZE = len(PLAYER_FIELDS)
 ZONE_COUNTS = ("races", "classes", "boosts", "equipped", "carried", "steeds", "hirelings", "curses")
 SLOT_FIELDS = ("present", "level", "treasures", "levels", "undead", "copies")
 MAX_COPIES = 4.0
@@ -359,6 +360,8 @@ class Encoder:
         self.layout = layout_for(self.catalog)
         self._defs: tuple[object, ...] = ()
         self._cat: list[int] = []
+        self._player_offsets = [self.layout.offsets[f"player_{k}"] for k in range(MAX_PLAYERS)]
+        self._table_offsets = [0] + [self.layout.offsets[f"table_{k}"] for k in range(1, MAX_PLAYERS)]
         self._doors = _PileCache(len(self.catalog.card_ids))
         self._treasures = _PileCache(len(self.catalog.card_ids))
 
@@ -384,15 +387,17 @@ class Encoder:
             return (i - seat) % n
 
         attached = g.attached
+        offsets = self.layout.offsets
+        counts = w.counts
 
-        def with_attached(zone: Iterable[int]) -> list[int]:
+        def with_attached(zone: Iterable[int], base: int = 0) -> list[int]:
             if not attached:
-                return [cat[inst] for inst in zone]
+                return [base + cat[inst] for inst in zone]
             out = []
             for inst in zone:
-                out.append(cat[inst])
+                out.append(base + cat[inst])
                 if inst in attached:
-                    out.extend(with_attached(attached[inst]))
+                    out.extend(with_attached(attached[inst], base))
             return out
 
         _scalars(
@@ -408,37 +413,42 @@ class Encoder:
             gold=g.gold,
             double_sale=g.sold_double,
         )
-        winners = set(g.winners)
+        winners = g.winners
+        scal = w.scal
         for i, p in enumerate(g.players):
-            _player(
-                w,
-                rel(i),
-                level=p.level,
-                sex=p.sex,
-                dead=p.dead,
-                hand_count=len(p.hand),
-                strength=sum(part.amount for part in character_parts(g, i)),
-                active=g.active == i,
-                winner=i in winners,
-                zones=(
-                    len(p.races),
-                    len(p.classes),
-                    len(p.boosts),
-                    len(p.equipped),
-                    len(p.carried),
-                    len(p.steeds),
-                    len(p.hirelings),
-                    len(p.curses),
-                ),
-                lasting=len(p.lasting),
-            )
-            carried = [x for h in p.hirelings for x in g.carrying.get(h, ())]
+            r = (i - seat) % n
+            start = self._player_offsets[r]
+            strength = 0
+            for part in character_parts(g, i):
+                strength += part.amount
+            sex = p.sex
+            scal[start : start + _PLAYER_SIZE] = [
+                1.0,
+                p.level / 20,
+                float(sex == "male"),
+                float(sex == "female"),
+                float(p.dead),
+                len(p.hand) / 10,
+                strength / 20,
+                float(g.active == i),
+                float(i in winners),
+                len(p.races) / 10,
+                len(p.classes) / 10,
+                len(p.boosts) / 10,
+                len(p.equipped) / 10,
+                len(p.carried) / 10,
+                len(p.steeds) / 10,
+                len(p.hirelings) / 10,
+                len(p.curses) / 10,
+                len(p.lasting) / 10,
+            ]
+            carried = [x for h in p.hirelings for x in g.carrying.get(h, ())] if p.hirelings else []
             if i == seat:
-                w.count("my_hand", with_attached(p.hand))
-                w.count("my_equipped", with_attached(p.equipped + carried))
-                w.count("my_other", with_attached(_other_zones(p)))
+                counts += with_attached(p.hand, offsets["my_hand"])
+                counts += with_attached(p.equipped + carried, offsets["my_equipped"])
+                counts += with_attached(_other_zones(p), offsets["my_other"])
             else:
-                w.count(f"table_{rel(i)}", with_attached(p.equipped + carried + _other_zones(p)))
+                counts += with_attached(p.equipped + carried + _other_zones(p), self._table_offsets[r])
         for pile, cache in ((g.door_discard, self._doors), (g.treasure_discard, self._treasures)):
             w.add_vector("discards", cache.vector(pile, cat, attached))
         if g.face_up is not None:
