@@ -131,7 +131,8 @@ def test_two_people_create_join_and_play_three_turns_in_the_browser(
 
         for page in (ann, bob):
             expect(page.get_by_role("region", name="Your actions")).to_be_visible()
-            expect(page.get_by_role("log", include_hidden=True)).to_be_attached()  # a tab of its own on a phone
+            log = page.get_by_role("log", include_hidden=True)  # on a phone, a tab of its own
+            expect(log).to_be_attached()
         clicks = 0
         while turn(ann) < TURNS:
             moved = [step(page, keyboard=clicks == 3) for page in (ann, bob)]
