@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 
 from munchkin.session import Seat
 from munchkin.store import Store
-from munchkin.tui.cli import SeatError, parse_seats, register
+from munchkin.tui.cli import register
+from munchkin.tui.seats import SeatError, parse_seats
 from shared_wins import LOW_WIN, shared_win_seed
 
 BOTS = "bot:heuristic,bot:random,bot:random,bot:random"

@@ -10,14 +10,22 @@ from dataclasses import replace
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import OptionList, RichLog, SelectionList, Static
+from textual.widgets import Input, OptionList, RichLog, SelectionList, Static
 
 from munchkin.cardtext import brief, details
 from munchkin.engine.actions import Action
 from munchkin.engine.options import TableOptions
 from munchkin.session import Seat, Session
 from munchkin.tui.app import MunchkinApp
-from munchkin.tui.screens import AskHelpScreen, CardScreen, ConfirmScreen, EndScreen, LogScreen, TradeScreen
+from munchkin.tui.screens import (
+    AskHelpScreen,
+    CardScreen,
+    ConfirmScreen,
+    EndScreen,
+    LogScreen,
+    NewGameScreen,
+    TradeScreen,
+)
 from munchkin.tui.widgets import KEY_POOL, ActionMenu
 from positions import fighting_and_losing, greyed, may_trade, reach, replaces
 from shared_wins import LOW_WIN, RANDOM_BOTS, shared_win_seed
@@ -269,5 +277,29 @@ def test_play_again_starts_a_new_game_with_the_same_seats() -> None:
         assert app.session is not session and not app.session.over
         assert app.session.seats == session.seats and app.session.options == session.options
         assert not isinstance(app.screen, EndScreen)
+
+    drive(app, script)
+
+
+def test_a_new_game_from_the_end_takes_new_seats_sets_and_options_and_says_what_is_wrong() -> None:
+    session = finished()
+    app = MunchkinApp(session)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("n")
+        assert isinstance(app.screen, NewGameScreen)
+        app.screen.query_one("#new-seats", Input).value = "bot:random,bot:random"
+        await pilot.press("enter")
+        assert isinstance(app.screen, NewGameScreen), "no human seat: asked again"
+        assert "no human seat" in text(app, "#new-game-problem")
+        app.screen.query_one("#new-seats", Input).value = "human:Zoe:female,bot:random,bot:heuristic"
+        app.screen.query_one("#new-sets", Input).value = "base,horses"
+        app.screen.query_one("#new-options", Input).value = "win_level=7"
+        app.screen.query_one("#new-seats", Input).focus()
+        await pilot.press("enter")
+        assert not isinstance(app.screen, (NewGameScreen, EndScreen))
+        assert app.session is not session and not app.session.over
+        assert app.session.seats[0].name == "Zoe"
+        assert list(app.session.sets) == ["base", "horses"] and app.session.options.win_level == 7
 
     drive(app, script)

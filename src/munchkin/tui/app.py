@@ -18,6 +18,7 @@ from textual.widgets import Footer, Header, OptionList, RichLog, Static
 from munchkin.describe import describe, losing, options_text, prompt_kind, situation, standings
 from munchkin.engine.actions import CARD_VERBS, Action
 from munchkin.engine.errors import RulesError
+from munchkin.engine.options import OptionsError, parse_assignments
 from munchkin.session import HUMAN, Session, SessionError
 from munchkin.store.store import load_cards
 from munchkin.tui.history import History
@@ -30,8 +31,11 @@ from munchkin.tui.screens import (
     HandoverScreen,
     HelpScreen,
     LogScreen,
+    NewGame,
+    NewGameScreen,
     TradeScreen,
 )
+from munchkin.tui.seats import SeatError, parse_seats
 from munchkin.tui.widgets import KEY_POOL, ZONES, ActionMenu, CombatPanel, Entry, OthersPanel, TablePanel
 
 CSS = """
@@ -43,7 +47,7 @@ CSS = """
 #situation { background: $boost; padding: 0 1; text-style: bold; height: auto; }
 #actions { height: 1fr; min-height: 5; border: round $primary; }
 #log { height: 12; border: round $secondary; }
-HandoverScreen, HelpScreen, ConfirmScreen, EndScreen { align: center middle; }
+HandoverScreen, HelpScreen, ConfirmScreen, EndScreen, NewGameScreen { align: center middle; }
 #handover, #confirm, #end { width: auto; max-width: 90%; border: thick $accent; padding: 1 4;
   background: $surface; }
 #help, #cards, #full-log, #dialog { width: 90%; height: 90%; border: thick $accent; background: $surface; }
@@ -185,11 +189,9 @@ class MunchkinApp(App[None]):
         """A new game with the same seats, card sets and table options."""
         old = self.session
         seed = random.randrange(1 << 30)
-        self._open(Session.start(list(old.seats), list(old.sets), seed, old.store, old.options))
-        self.query_one(ActionMenu).keys = {}
-        self.query_one(RichLog).clear()
-        self.notify(f"A new game: {self.title.removeprefix('Munchkin · ')}.")
-        self.advance()
+        self._start(
+            Session.start(list(old.seats), list(old.sets), seed, old.store, old.options), "A new game"
+        )
 
     # -- the screen ----------------------------------------------------------------------------
 
@@ -226,8 +228,45 @@ class MunchkinApp(App[None]):
     def _after_end(self, choice: str | None) -> None:
         if choice == "again":
             self.play_again()
+        elif choice == "new":
+            self.push_screen(NewGameScreen(*self._as_typed()), self._new_game)
         elif choice == "quit":
             self.exit()
+
+    def _as_typed(self) -> NewGame:
+        """The game played now, as the new-game screen shows it to start from."""
+        seats = ",".join(
+            f"{s.kind}:{s.name}:{s.sex}" if s.kind == HUMAN else s.kind for s in self.session.seats
+        )
+        options = " ".join(f"{k}={str(v).lower()}" for k, v in self.session.options.changed().items())
+        return seats, ",".join(self.session.sets), options
+
+    def _new_game(self, typed: NewGame | None) -> None:
+        """Start the game typed in, or say what is wrong with it and ask again."""
+        if typed is None:
+            self._ended = False
+            self.show()
+            return
+        seats, sets, options = typed
+        try:
+            chosen = parse_seats(seats, "Ann", "female", 3)
+            if not any(seat.kind == HUMAN for seat in chosen):
+                raise SeatError("no human seat: add human:NAME")
+            table = parse_assignments(options.split(), "options")
+            names = [name.strip() for name in sets.split(",") if name.strip()]
+            session = Session.start(chosen, names, random.randrange(1 << 30), self.session.store, table)
+        except (SeatError, OptionsError, SessionError) as exc:
+            self.push_screen(NewGameScreen(seats, sets, options, str(exc)), self._new_game)
+            return
+        self._start(session, "A new game")
+
+    def _start(self, session: Session, what: str) -> None:
+        """Play `session` from now on, from a clean menu and log."""
+        self._open(session)
+        self.query_one(ActionMenu).keys = {}
+        self.query_one(RichLog).clear()
+        self.notify(f"{what}: {self.title.removeprefix('Munchkin · ')}.")
+        self.advance()
 
     def show_log(self) -> None:
         """Add the new lines of the current human's log; start over when the human changed."""

@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Middle, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Label, Markdown, OptionList, RichLog, SelectionList, Static
+from textual.widgets import Input, Label, Markdown, OptionList, RichLog, SelectionList, Static
 from textual.widgets.option_list import Option
 
 from munchkin.cards.schema import CardDef
@@ -150,10 +150,12 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 class EndScreen(ModalScreen[str]):
-    """The standings once the game is over: play again with the same seats, or quit."""
+    """The standings once the game is over: play again with the same seats, a new game, or
+    quit."""
 
     BINDINGS = [
         Binding("p", "finish('again')", "Play again (same seats)"),
+        Binding("n", "finish('new')", "New game"),
         Binding("q", "finish('quit')", "Quit"),
         Binding("escape", "finish('look')", "Look at the table"),
     ]
@@ -167,12 +169,50 @@ class EndScreen(ModalScreen[str]):
         lines = standings_lines(self.end)
         text.append(lines[0] + "\n", style="bold")
         text.append("\n".join(lines[1:]))
-        text.append("\n\np: play again with the same seats · q: quit · Esc: look at the table", style="dim")
+        text.append(
+            "\n\np: play again with the same seats · n: new game · q: quit · Esc: look at the table",
+            style="dim",
+        )
         with Middle(), Center():
             yield Static(text, id="end")
 
     def action_finish(self, choice: str) -> None:
         self.dismiss(choice)
+
+
+NewGame = tuple[str, str, str]
+"""A new game as typed: seats, card sets, table options."""
+
+
+class NewGameScreen(ModalScreen["NewGame | None"]):
+    """A new game: its seats, card sets and table options, the last game's offered."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, seats: str, sets: str, options: str, problem: str = "") -> None:
+        super().__init__()
+        self.fields = (seats, sets, options)
+        self.problem = problem
+
+    def compose(self) -> ComposeResult:
+        seats, sets, options = self.fields
+        with Vertical(id="new-game"):
+            yield Label("A new game", classes="title")
+            if self.problem:
+                yield Label(self.problem, id="new-game-problem")
+            yield Label("Seats in turn order: human:NAME[:SEX], bot:heuristic, bot:random")
+            yield Input(seats, id="new-seats")
+            yield Label("Card sets: base, or base,horses")
+            yield Input(sets, id="new-sets")
+            yield Label("Table options, NAME=VALUE separated by spaces (munchkin play --option help)")
+            yield Input(options, id="new-options")
+            yield Label("Enter: start it · Esc: back", classes="dim")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        seats, sets, options = (
+            self.query_one(f"#new-{key}", Input).value for key in ("seats", "sets", "options")
+        )
+        self.dismiss((seats, sets, options))
 
 
 class TradeScreen(ModalScreen[Action | None]):
