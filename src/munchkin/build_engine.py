@@ -1,7 +1,7 @@
 """Build the compiled engine (issue 15): the same engine source, compiled with mypyc.
 
     .venv/bin/pip install -e '.[compile]'   # mypyc; a C compiler and Python's headers too
-    .venv/bin/python -m munchkin.build_engine
+    .venv/bin/munchkin build-engine          # or: .venv/bin/python -m munchkin.build_engine
 
 The engine's modules (all but `munchkin.engine.PURE_MODULES`) are copied into a package of
 their own, `munchkin._cengine`, with their imports of each other rewritten to it, and
@@ -25,8 +25,6 @@ import tempfile
 import time
 from pathlib import Path
 
-os.environ["MUNCHKIN_ENGINE"] = "pure"  # this process reads the sources, never the build
-
 import munchkin
 from munchkin import engine
 
@@ -37,7 +35,7 @@ GROUP = f"{engine.COMPILED_PACKAGE}.lib"
 """The name of the one shared library that holds every compiled module."""
 IMPORTS = re.compile(r"\bmunchkin\.engine\b(?!\.(?:{})\b)".format("|".join(sorted(engine.PURE_MODULES))))
 """Imports of compiled modules, rewritten to the compiled package; the pure ones are kept."""
-HEADER = '"""The compiled engine, built by `python -m munchkin.build_engine`: do not edit."""\n\n'
+HEADER = '"""The compiled engine, built by `munchkin build-engine`: do not edit."""\n\n'
 SETUP = """
 import sys
 from setuptools import setup

@@ -1,6 +1,6 @@
 """The rules engine: one source, two builds (issue 15).
 
-These modules are plain typed Python: the *pure* engine. `python -m munchkin.build_engine`
+These modules are plain typed Python: the *pure* engine. `munchkin build-engine`
 compiles the same source with mypyc into `munchkin._cengine`: the *compiled* engine. On
 import, this package chooses one of them for the whole process:
 
@@ -31,7 +31,7 @@ PURE_MODULES = frozenset({"options", "setup", "invariants"})
 tests and soak runs make (invariants)."""
 COMPILED_PACKAGE = "munchkin._cengine"
 """The compiled build's package, beside this one (built, never committed)."""
-BUILD_COMMAND = "python -m munchkin.build_engine"
+BUILD_COMMAND = "munchkin build-engine"
 _HERE = Path(__file__).parent
 
 

@@ -7,10 +7,9 @@ only a card that puts it right (limits.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from munchkin.engine.actions import Action, action
 from munchkin.engine.card import Card
+from munchkin.engine.errors import RulesError
 from munchkin.engine.events import Event
 from munchkin.engine.rules.card_types import (
     CHEATABLE,
@@ -151,71 +150,85 @@ def do_play(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 # -- options -------------------------------------------------------------------------
 
 
-def play_options(g: GameState, seat: int) -> Iterator[Action]:
+def play_options(g: GameState, seat: int) -> list[Action]:
     """Every legal play, checked here with the parts of `check_play`: each card of the hand
     (or the card drawn face up) that may be played at this time, with each sensible target
     that its type's check accepts."""
     if g.pending is not None:
-        yield from answer_plays(g, seat)
-        return
+        return answer_plays(g, seat)
     if not holds(_may_play, g, seat):
-        return
+        return []
     face_up = g.face_up if g.phase == "face_up" and seat == g.active else None
+    setup = g.phase == "setup"
+    timely: dict[str, bool] = {}  # whether each card type may be played now
+    plays: list[Action] = []
     for inst in g.distinct(g.players[seat].hand) if face_up is None else [face_up]:
-        kind = g.cards[inst].type
-        setup_ok = g.phase != "setup" or holds(_check_before_first_turn, g, seat, inst)
-        if in_time(g, seat, kind) and answer_word(g.cards[inst]) is None and setup_ok:
-            check = _check_of(g.cards[inst])
-            yield from (a for a in _plays_of(g, seat, inst) if holds(check, g, seat, inst, a))
+        card = g.cards[inst]
+        kind = card.type
+        now = timely.get(kind)
+        if now is None:
+            now = timely[kind] = in_time(g, seat, kind)
+        if not now or answer_word(card) is not None:
+            continue
+        if setup and not holds(_check_before_first_turn, g, seat, inst):
+            continue
+        check = _check_of(card)
+        for a in _plays_of(g, seat, inst):
+            try:
+                check(g, seat, inst, a)
+            except RulesError:
+                continue
+            plays.append(a)
+    return plays
 
 
-def _plays_of(g: GameState, seat: int, inst: int) -> Iterator[Action]:
+def _plays_of(g: GameState, seat: int, inst: int) -> list[Action]:
     """The ways to play one card: with each sensible target or none, by its type."""
     p, card = g.players[seat], g.cards[inst]
     kind = card.type
     word = fight_kind(card)
     if word is not None:
-        yield from _fight_plays(g, seat, card, word)
-    elif kind in ("curse", "trap") or aimed(card):
-        yield from (action("play", card.id, target=q.name) for q in g.players if not q.dead)
-    elif kind == "monster_enhancer" or (kind == "one_shot" and in_fight(g)):
-        if kind == "one_shot":
-            yield action("play", card.id)
+        return _fight_plays(g, seat, card, word)
+    if kind in ("curse", "trap") or aimed(card):
+        return [action("play", card.id, target=q.name) for q in g.players if not q.dead]
+    if kind == "monster_enhancer" or (kind == "one_shot" and in_fight(g)):
         monsters = g.combat.monsters if g.combat else []
-        yield from (action("play", card.id, on=m) for m in g.distinct_ids(monsters))
-    elif kind in ("steed_enhancer", "item_enhancer", "cheat"):
+        on_monsters = [action("play", card.id, on=m) for m in g.distinct_ids(monsters)]
+        return [action("play", card.id), *on_monsters] if kind == "one_shot" else on_monsters
+    if kind in ("steed_enhancer", "item_enhancer", "cheat"):
         targets = p.equipped + p.carried + p.steeds + p.hirelings
         if kind == "cheat":
             targets = targets + [i for i in p.hand if g.cards[i].type in CHEATABLE]
-        yield from (action("play", card.id, on=t) for t in g.distinct_ids(targets))
-    elif kind == "wandering_monster":
+        return [action("play", card.id, on=t) for t in g.distinct_ids(targets)]
+    if kind == "wandering_monster":
         hand_monsters = [i for i in p.hand if g.cards[i].type == "monster"]
-        yield from (action("play", card.id, on=m) for m in g.distinct_ids(hand_monsters))
-    elif kind == "other" and card.enhances:
+        return [action("play", card.id, on=m) for m in g.distinct_ids(hand_monsters)]
+    if kind == "other" and card.enhances:
         traits = p.races if card.enhances == "race" else p.classes
-        yield from (action("play", card.id, on=t) for t in g.distinct_ids(traits))
-    elif kind != "monster" and not (kind == "other" and not own_turn(g, seat)):
-        yield action("play", card.id)
+        return [action("play", card.id, on=t) for t in g.distinct_ids(traits)]
+    if kind != "monster" and not (kind == "other" and not own_turn(g, seat)):
         if kind == "one_shot" and "change_sex" in card.kinds:
-            yield from (action("play", card.id, on=h) for h in g.distinct_ids(p.hirelings))
+            on_hirelings = [action("play", card.id, on=h) for h in g.distinct_ids(p.hirelings)]
+            return [action("play", card.id), *on_hirelings]
+        return [action("play", card.id)]
+    return []
 
 
-def _fight_plays(g: GameState, seat: int, card: Card, word: str) -> Iterator[Action]:
+def _fight_plays(g: GameState, seat: int, card: Card, word: str) -> list[Action]:
     """The ways to play a fight card: on each monster, at each player, or plainly."""
     monsters = g.distinct_ids(g.combat.monsters) if g.combat is not None else []
     if word in ("twin", "send_away"):
-        yield from (action("play", card.id, on=m) for m in monsters)
-    elif word == "illusion":
+        return [action("play", card.id, on=m) for m in monsters]
+    if word == "illusion":
         hand = [i for i in g.players[seat].hand if g.cards[i].type == "monster"]
-        for new in g.distinct_ids(hand):
-            if len(monsters) == 1:
-                yield action("play", card.id, on=new)
-            else:
-                yield from (action("play", card.id, on=new, cards=(old,)) for old in monsters)
-    elif word in ("force_help", "pass_fight"):
-        yield from (action("play", card.id, target=q.name) for q in g.players if not q.dead)
-    else:
-        yield action("play", card.id)
+        if len(monsters) == 1:
+            return [action("play", card.id, on=new) for new in g.distinct_ids(hand)]
+        return [
+            action("play", card.id, on=new, cards=(old,)) for new in g.distinct_ids(hand) for old in monsters
+        ]
+    if word in ("force_help", "pass_fight"):
+        return [action("play", card.id, target=q.name) for q in g.players if not q.dead]
+    return [action("play", card.id)]
 
 
 register("play", check_play, do_play, play_options, prechecked=True)
