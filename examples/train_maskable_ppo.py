@@ -77,17 +77,22 @@ class WinCurve(BaseCallback):
 
 
 def evaluate(
-    model: MaskablePPO, opponents: Sequence[str], games: int, max_decisions: int, first: int = 0
+    model: MaskablePPO,
+    opponents: Sequence[str],
+    games: int,
+    max_decisions: int,
+    first: int = 0,
+    deterministic: bool = False,
 ) -> dict[str, Any]:
     """Games on unseen seeds (from EVAL_SEED + `first`), the learner in a seat drawn per game,
-    sampling its policy."""
+    sampling its policy (or taking its likeliest action: `deterministic`)."""
     env = single_agent(opponents=tuple(opponents), seat=None, max_decisions=max_decisions)
     wins = truncated = steps = 0
     for k in range(first, first + games):
         obs, info = env.reset(seed=EVAL_SEED + k)
         done = False
         while not done:
-            action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=False)
+            action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=deterministic)
             obs, _, terminated, cut, info = env.step(int(action))
             done = terminated or cut
             steps += 1
@@ -97,6 +102,7 @@ def evaluate(
         "opponents": list(opponents),
         "games": games,
         "first_game": first,
+        "deterministic": deterministic,
         "wins": wins,
         "win_rate": wins / max(1, games),
         "truncated": truncated,
@@ -144,7 +150,9 @@ def run_evaluations(model: MaskablePPO, args: argparse.Namespace, figures: dict[
     for kind in args.eval_against.split(","):
         if args.eval_games:
             start = time.perf_counter()
-            result = evaluate(model, [kind] * 3, args.eval_games, args.max_decisions, args.eval_first)
+            result = evaluate(
+                model, [kind] * 3, args.eval_games, args.max_decisions, args.eval_first, args.deterministic
+            )
             figures[f"vs_{kind}"] = {**result, "seconds": time.perf_counter() - start}
         (args.out / "figures.json").write_text(json.dumps(figures, indent=2) + "\n")
 
@@ -183,6 +191,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--eval-games", type=int, default=200, help="games against each kind of bot")
     parser.add_argument("--eval-against", default="random,heuristic", help="bot kinds to evaluate against")
     parser.add_argument("--eval-first", type=int, default=0, help="first evaluation game (seed offset)")
+    parser.add_argument("--deterministic", action="store_true", help="evaluate the likeliest actions")
     parser.add_argument("--load", type=Path, default=None, help="evaluate this saved model, no training")
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     parser.add_argument("--out", type=Path, default=Path("runs/maskable_ppo"))
