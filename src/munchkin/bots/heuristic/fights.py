@@ -27,7 +27,7 @@ RESERVE_SHARE = 0.5
 """The part of its combat one-shots the bot counts on when it chooses to fight."""
 HELP_OVERHEAD = 0.5
 """What asking for help costs beyond the bribe: the helper sees the treasures."""
-HELP_SHARE = 0.0
+HELP_SHARE = 0.5
 """The part of the strongest helper's strength the bot counts on when it chooses to fight."""
 MAX_POWER_CARDS = 3
 """Cards per power and fight unless the table chose another number (`power_discards`, B14)."""

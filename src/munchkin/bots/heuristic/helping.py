@@ -36,9 +36,8 @@ def help_to_ask(s: Situation, fight: Fight) -> Action | None:
 
 
 def answer_help_request(s: Situation) -> Action | None:
-    """Help when the fight is then won, for an Elf's level, or for a bribe when the fighter
-    stays behind the bot; never a player it would make win, nor the leader close to
-    winning (B8)."""
+    """Help when the fight is then won, for an Elf's level or for a bribe, when the fighter
+    stays behind the bot and far from winning (B8)."""
     if not s.legal("accept_help"):
         return None
     fight = s.fight
@@ -46,7 +45,6 @@ def answer_help_request(s: Situation) -> Action | None:
     elf_levels = len(fight.monsters) if "elf" in s.me.races else 0
     wins = fight.lead_with(s.me) >= HELP_MARGIN
     i_win = s.me.level + elf_levels >= s.me.win_level
-    stays_behind = fight.fighter.level + fight.levels < s.me.level
-    paid = (fight.reward > 0 and stays_behind) or elf_levels > 0
+    paid = fight.reward > 0 or elf_levels > 0
     worth_it = paid and not s.dangerous(fight.fighter, fight.levels)
     return s.legal("accept_help" if wins and (i_win or worth_it) else "decline_help")[0]

@@ -232,13 +232,12 @@ class Situation:
         return 0.5 if seat.level >= self.me.level else 0.0
 
     def dangerous(self, seat: Seat, gain: int) -> bool:
-        """Whether `gain` levels would bring a player too close to winning: to the winning
-        level, or the leader close to it or past the bot."""
+        """Whether `gain` levels would bring an opponent too close to winning, or level with
+        the bot or past it."""
         level = seat.level + gain
         if gain <= 0 or seat is self.me:
             return False
-        close = level >= seat.win_level - 2 or level > self.me.level
-        return level >= seat.win_level or (seat is self.leader and close)
+        return level >= seat.win_level - 2 or level >= self.me.level
 
     def fight_window(self) -> Fight | None:
         """The fight, while the bot may play into it, resolve it or pass."""
