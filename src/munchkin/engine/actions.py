@@ -103,6 +103,12 @@ class Action(NamedTuple):
         return " ".join(parts)
 
 
+_MADE: dict[tuple[object, ...], Action] = {}
+"""Every action `action` has made, by its fields: lists of legal actions repeat the same
+ones decision after decision, and an action is an immutable value."""
+MADE_LIMIT = 100_000
+
+
 def action(
     verb: str,
     arg: str | None = None,
@@ -115,9 +121,15 @@ def action(
     reward: int = 0,
     helper_escapes: bool = False,
 ) -> Action:
-    """`Action(...)`, built three times faster: a plain function call, then the tuple
-    (calling the class costs more). The option listers build every legal action with it."""
-    return tuple.__new__(Action, (verb, arg, target, on, hireling, cards, give, take, reward, helper_escapes))
+    """`Action(...)`, made once per value: the option listers build every legal action with
+    it (calling the class, or even `tuple.__new__`, costs several times a look-up)."""
+    fields = (verb, arg, target, on, hireling, cards, give, take, reward, helper_escapes)
+    made = _MADE.get(fields)
+    if made is None:
+        if len(_MADE) >= MADE_LIMIT:
+            _MADE.clear()
+        made = _MADE[fields] = tuple.__new__(Action, fields)
+    return made
 
 
 def action_to_dict(action: Action) -> dict[str, object]:

@@ -23,7 +23,7 @@ from munchkin.engine.rules.responses import passed, responders, set_die
 from munchkin.engine.rules.turn import answer_charity_to, give_charity, next_turn
 from munchkin.engine.state import GameState, Prompt
 from munchkin.engine.timing import free_to_act, in_fight
-from munchkin.engine.verbs import REGISTRY, Verb, passes, register, require, single
+from munchkin.engine.verbs import REGISTRY, Verb, passes, refuse, register, single
 
 RESPONSES = ("play", "berserk", "turn_undead", "backstab", "charm")
 """Verbs that count as a response in a window; discarding one's own cards does not."""
@@ -281,22 +281,23 @@ def answer_prompt(g: GameState, prompt: Prompt, option: str, ev: list[Event]) ->
 
 def check_pass(g: GameState, seat: int, a: Action) -> None:
     if g.pending is not None:
-        require(seat in responders(g), "B16", "you have nothing to answer with")
+        if seat not in responders(g):
+            raise refuse("B16", "you have nothing to answer with")
         return
     if g.phase == "setup":
-        require(not g.setup_passed[seat], "B1", "you are already done")
+        if g.setup_passed[seat]:
+            raise refuse("B1", "you are already done")
         return
     c = g.combat
-    require(
+    if not (
         in_fight(g)
         and c is not None
         and seat != c.fighter
         and not c.passed[seat]
         and c.asked is None
-        and free_to_act(g, seat),
-        "B16",
-        "there is nothing to pass on now",
-    )
+        and free_to_act(g, seat)
+    ):
+        raise refuse("B16", "there is nothing to pass on now")
 
 
 def do_pass(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -312,11 +313,8 @@ def do_pass(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 
 def check_resolve(g: GameState, seat: int, a: Action) -> None:
     c = g.combat
-    require(
-        in_fight(g) and c is not None and c.fighter == seat and not c.ready and c.asked is None,
-        "B16",
-        "only the fighter, during the fight, says when to resolve it",
-    )
+    if not (in_fight(g) and c is not None and c.fighter == seat and not c.ready and c.asked is None):
+        raise refuse("B16", "only the fighter, during the fight, says when to resolve it")
 
 
 def do_resolve(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -326,9 +324,11 @@ def do_resolve(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 
 
 def check_choose(g: GameState, seat: int, a: Action) -> None:
-    require(g.prompt is not None and g.prompt.player == seat, "B4", "no question is open for you")
+    if not (g.prompt is not None and g.prompt.player == seat):
+        raise refuse("B4", "no question is open for you")
     assert g.prompt is not None
-    require(a.arg in g.prompt.options, "B4", f"answer one of: {', '.join(g.prompt.options)}")
+    if a.arg not in g.prompt.options:
+        raise refuse("B4", f"answer one of: {', '.join(g.prompt.options)}")
 
 
 def do_choose(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from munchkin.engine.state import GameState
-from munchkin.engine.verbs import require
+from munchkin.engine.verbs import refuse
 
 OWN_TURN_PHASES = ("start", "face_up", "after_door", "end")
 
@@ -29,7 +29,8 @@ def own_turn(g: GameState, seat: int) -> bool:
 
 
 def require_own_turn_calm(g: GameState, seat: int, rule: str, what: str) -> None:
-    require(own_turn_calm(g, seat), rule, f"{what} only on your own turn, outside combat")
+    if not own_turn_calm(g, seat):
+        raise refuse(rule, f"{what} only on your own turn, outside combat")
 
 
 def in_fight(g: GameState) -> bool:

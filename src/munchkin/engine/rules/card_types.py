@@ -25,7 +25,7 @@ from munchkin.engine.rules.items import (
 )
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import in_fight, own_turn, own_turn_calm, require_own_turn_calm
-from munchkin.engine.verbs import refuse, require, seat_of
+from munchkin.engine.verbs import refuse, seat_of
 
 CHEATABLE = ("item", "steed", "hireling")
 
@@ -67,26 +67,26 @@ def _own_in_play(g: GameState, seat: int, card_id: str | None, kinds: tuple[str,
 def _check_race_class(g: GameState, seat: int, inst: int, a: Action) -> None:
     card = g.cards[inst]
     zone = g.players[seat].races if card.type == "race" else g.players[seat].classes
-    require(g.find(zone, card.id) is None, "B14", f"you already are {card.name}")
+    if g.find(zone, card.id) is not None:
+        raise refuse("B14", f"you already are {card.name}")
 
 
 def _check_boost(g: GameState, seat: int, inst: int, a: Action) -> None:
     card = g.cards[inst]
     playable = card.extra_races or card.extra_classes or card.extra_hirelings or card.enhances
-    require(bool(playable), "B4", f"{card.name} cannot be played")
-    require(own_turn(g, seat), "B14", f"{card.name} is played on your own turn")
+    if not bool(playable):
+        raise refuse("B4", f"{card.name} cannot be played")
+    if not own_turn(g, seat):
+        raise refuse("B14", f"{card.name} is played on your own turn")
     boosts = [g.cards[b] for b in g.players[seat].boosts]
     if card.extra_races or card.extra_classes:  # one Half-Breed, one Super Munchkin (B14)
         same = any(
             (b.extra_races and card.extra_races) or (b.extra_classes and card.extra_classes) for b in boosts
         )
-        require(not same, "B14", f"you already have {card.name}: it allows one second race or class")
-    if card.enhances:
-        require(
-            _enhanced_trait(g, seat, a.on, card.enhances) is not None,
-            "B14",
-            f"name one of your {card.enhances} cards with on:",
-        )
+        if same:
+            raise refuse("B14", f"you already have {card.name}: it allows one second race or class")
+    if card.enhances and _enhanced_trait(g, seat, a.on, card.enhances) is None:
+        raise refuse("B14", f"name one of your {card.enhances} cards with on:")
 
 
 def _enhanced_trait(g: GameState, seat: int, card_id: str | None, kind: str) -> int | None:
@@ -106,28 +106,30 @@ def _check_steed(g: GameState, seat: int, inst: int, a: Action) -> None:
         require_fits(check_placeable(g, p, inst))
         return
     counted = [s for s in p.steeds if not cheated(g, s)]
-    require(len(counted) < steeds_allowed(g, p), "S2", "you already have a steed")
+    if len(counted) >= steeds_allowed(g, p):
+        raise refuse("S2", "you already have a steed")
 
 
 def _check_hireling(g: GameState, seat: int, inst: int, a: Action) -> None:
     p = g.players[seat]
     counted = [h for h in p.hirelings if not cheated(g, h)]
-    require(len(counted) < hirelings_allowed(g, p), "H1", "you already have a hireling in play")
+    if len(counted) >= hirelings_allowed(g, p):
+        raise refuse("H1", "you already have a hireling in play")
 
 
 def _check_curse(g: GameState, seat: int, inst: int, a: Action) -> None:
-    require(
-        g.first_door_kicked or g.options.curses_before_first_door,
-        "B15",
-        "no curse before the game's first door is kicked open",
-    )
+    if not (g.first_door_kicked or g.options.curses_before_first_door):
+        raise refuse("B15", "no curse before the game's first door is kicked open")
     target = _target(g, seat, a)
-    require(not g.players[target].dead, "B15", "the dead cannot be cursed")
+    if g.players[target].dead:
+        raise refuse("B15", "the dead cannot be cursed")
     if a.on is not None:  # a sex change may be used on a hireling (H15)
         on_hireling = g.find(g.players[target].hirelings, a.on) is not None
-        require(on_hireling, "H15", f"{a.on} is not a hireling of {g.players[target].name}")
+        if not on_hireling:
+            raise refuse("H15", f"{a.on} is not a hireling of {g.players[target].name}")
         sex_change = "change_sex" in g.cards[inst].kinds
-        require(sex_change, "H15", f"{g.cards[inst].name} does nothing to a hireling")
+        if not sex_change:
+            raise refuse("H15", f"{g.cards[inst].name} does nothing to a hireling")
 
 
 def _check_one_shot(g: GameState, seat: int, inst: int, a: Action) -> None:
@@ -135,28 +137,25 @@ def _check_one_shot(g: GameState, seat: int, inst: int, a: Action) -> None:
     if card.uses == "run_away":
         c = g.combat
         running = c is not None and c.stage == "run" and c.runners[:1] == [seat] and not g.tasks
-        require(running, "B9", f"{card.name} is used when you run away, before rolling")
+        if not running:
+            raise refuse("B9", f"{card.name} is used when you run away, before rolling")
         return
     if in_fight(g) and (card.bonus or card.uses == "combat"):
-        require(a.on is None or _monster_in_fight(g, a.on) is not None, "B16", f"{a.on} is not in the fight")
+        if not (a.on is None or _monster_in_fight(g, a.on) is not None):
+            raise refuse("B16", f"{a.on} is not in the fight")
         return
-    require(card.uses == "any" and bool(card.effects), "B16", f"{card.name} is used in a fight")
+    if not (card.uses == "any" and bool(card.effects)):
+        raise refuse("B16", f"{card.name} is used in a fight")
     target = _target(g, seat, a)
-    if not aimed(card):
-        require(target == seat, "B16", f"{card.name} is played on yourself")
+    if not aimed(card) and target != seat:
+        raise refuse("B16", f"{card.name} is played on yourself")
     if "steal_level" in card.kinds:
         _check_steal_level(g, seat, target)
     if a.on is not None:
-        require(
-            _own_in_play(g, seat, a.on, ("hireling",)) is not None,
-            "H15",
-            f"{a.on} is not a hireling of yours",
-        )
-        require(
-            "change_sex" in card.kinds,
-            "H15",
-            f"{card.name} does nothing to a hireling",
-        )
+        if _own_in_play(g, seat, a.on, ("hireling",)) is None:
+            raise refuse("H15", f"{a.on} is not a hireling of yours")
+        if "change_sex" not in card.kinds:
+            raise refuse("H15", f"{card.name} does nothing to a hireling")
 
 
 AIMED_WORDS = ("steal_level", "hireling_dies")
@@ -171,67 +170,68 @@ def aimed(card: Card) -> bool:
 
 def _check_steal_level(g: GameState, seat: int, target: int) -> None:
     """A level is stolen from another player, never below 1, never for the winning level (B3)."""
-    require(target != seat, "B3", "steal a level from another player: name them with target:")
-    require(g.players[target].level > 1, "B3", "a level is never stolen below level 1")
-    require(g.players[seat].level + 1 < win_level(g), "B3", "a stolen level is never the winning level")
+    if target == seat:
+        raise refuse("B3", "steal a level from another player: name them with target:")
+    if g.players[target].level <= 1:
+        raise refuse("B3", "a level is never stolen below level 1")
+    if g.players[seat].level + 1 >= win_level(g):
+        raise refuse("B3", "a stolen level is never the winning level")
 
 
 def _check_go_up(g: GameState, seat: int, inst: int, a: Action) -> None:
     card = g.cards[inst]
     if card.on_other:
         target = seat_of(g, a.target, "B3")
-        require(
-            target != seat and not g.players[target].dead, "B3", f"{card.name} is played on another player"
-        )
+        if not (target != seat and not g.players[target].dead):
+            raise refuse("B3", f"{card.name} is played on another player")
     else:
         target = seat
-        require(a.target in (None, g.players[seat].name), "B3", "Go Up a Level is played on yourself")
+        if a.target not in (None, g.players[seat].name):
+            raise refuse("B3", "Go Up a Level is played on yourself")
     if card.unless_highest:
         others = [q.level for i, q in enumerate(g.players) if i != seat]
-        require(g.players[seat].level < max(others), "B3", f"{card.name} is not for the highest-level player")
-    require(
-        g.players[target].level + card.levels < win_level(g),
-        "B3",
-        "Go Up a Level never gives the winning level",
-    )
+        if g.players[seat].level >= max(others):
+            raise refuse("B3", f"{card.name} is not for the highest-level player")
+    if g.players[target].level + card.levels >= win_level(g):
+        raise refuse("B3", "Go Up a Level never gives the winning level")
 
 
 def _check_monster_enhancer(g: GameState, seat: int, inst: int, a: Action) -> None:
-    require(in_fight(g), "B16", "monster enhancers are played in a fight")
-    require(_monster_in_fight(g, a.on) is not None, "B16", "name a monster of the fight with on:")
+    if not in_fight(g):
+        raise refuse("B16", "monster enhancers are played in a fight")
+    if _monster_in_fight(g, a.on) is None:
+        raise refuse("B16", "name a monster of the fight with on:")
 
 
 def _check_steed_enhancer(g: GameState, seat: int, inst: int, a: Action) -> None:
-    require(_own_in_play(g, seat, a.on, ("steed",)) is not None, "S5", "name one of your steeds with on:")
+    if _own_in_play(g, seat, a.on, ("steed",)) is None:
+        raise refuse("S5", "name one of your steeds with on:")
 
 
 def _check_item_enhancer(g: GameState, seat: int, inst: int, a: Action) -> None:
-    require(_own_in_play(g, seat, a.on, ("item",)) is not None, "S5", "name one of your items with on:")
+    if _own_in_play(g, seat, a.on, ("item",)) is None:
+        raise refuse("S5", "name one of your items with on:")
 
 
 def _check_cheat(g: GameState, seat: int, inst: int, a: Action) -> None:
-    require(a.on is not None, "B17", "a Cheat! is attached to a card: name it with on:")
+    if a.on is None:
+        raise refuse("B17", "a Cheat! is attached to a card: name it with on:")
     if _own_in_play(g, seat, a.on, CHEATABLE) is not None:
         require_own_turn_calm(g, seat, "B17", "a Cheat! is attached")
         return
     in_hand = g.find(g.players[seat].hand, a.on or "")
-    require(
-        in_hand is not None and g.cards[in_hand].type in CHEATABLE,
-        "B17",
-        f"{a.on} is not an item, steed or hireling of yours",
-    )
+    if not (in_hand is not None and g.cards[in_hand].type in CHEATABLE):
+        raise refuse("B17", f"{a.on} is not an item, steed or hireling of yours")
     if g.cards[in_hand or 0].type != "hireling":
         require_own_turn_calm(g, seat, "B17", "a Cheat! is attached")
 
 
 def _check_wandering(g: GameState, seat: int, inst: int, a: Action) -> None:
-    require(in_fight(g), "B16", "a Wandering Monster is played in a fight")
+    if not in_fight(g):
+        raise refuse("B16", "a Wandering Monster is played in a fight")
     monster = g.find(g.players[seat].hand, a.on or "")
-    require(
-        monster is not None and g.cards[monster].type == "monster",
-        "B16",
-        "name a monster in your hand with on:",
-    )
+    if not (monster is not None and g.cards[monster].type == "monster"):
+        raise refuse("B16", "name a monster in your hand with on:")
 
 
 def _check_divine(g: GameState, seat: int, inst: int, a: Action) -> None:

@@ -10,7 +10,7 @@ from munchkin.engine.rules.items import discard, reconcile_use
 from munchkin.engine.rules.run_away import steed_run_away
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import free_to_act
-from munchkin.engine.verbs import refuse, register, require
+from munchkin.engine.verbs import refuse, register
 
 
 def _about_to_run(g: GameState, seat: int) -> bool:
@@ -34,7 +34,8 @@ def discardable(g: GameState, seat: int) -> list[int]:
 def check_discard(g: GameState, seat: int, a: Action) -> None:
     if g.find(discardable(g, seat), a.arg or "") is not None:
         return
-    require(free_to_act(g, seat) and g.prompt is None, "B14", "wait: another decision is open")
+    if not (free_to_act(g, seat) and g.prompt is None):
+        raise refuse("B14", "wait: another decision is open")
     p = g.players[seat]
     if g.find(p.steeds, a.arg or "") is not None:
         raise refuse("S7", "only a steed with a run-away penalty is discarded, just before rolling")

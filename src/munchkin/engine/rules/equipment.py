@@ -9,25 +9,31 @@ from munchkin.engine.events import Event
 from munchkin.engine.rules.items import can_use, hireling_can_use, limit_problem, require_fits
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import own_turn_calm, require_own_turn_calm
-from munchkin.engine.verbs import register, require
+from munchkin.engine.verbs import refuse, register
 
 
 def check_equip(g: GameState, seat: int, a: Action) -> None:
     require_own_turn_calm(g, seat, "B11", "items are put on")
     p = g.players[seat]
     inst = g.find(p.carried, a.arg or "")
-    require(inst is not None, "B11", f"{a.arg} is not an item you carry")
+    if inst is None:
+        raise refuse("B11", f"{a.arg} is not an item you carry")
     assert inst is not None
     if a.hireling is not None:
         h = g.find(p.hirelings, a.hireling)
-        require(h is not None, "H7", f"{a.hireling} is not a hireling of yours")
+        if h is None:
+            raise refuse("H7", f"{a.hireling} is not a hireling of yours")
         assert h is not None
-        require(g.cards[inst].type != "steed", "H7", "a hireling carries items, not a steed to ride")
+        if g.cards[inst].type == "steed":
+            raise refuse("H7", "a hireling carries items, not a steed to ride")
         room = g.cards[h].carries - len(g.carrying.get(h, ()))
-        require(room > 0, "H7", f"{g.cards[h].name} cannot carry more items")
-        require(hireling_can_use(g, h, inst), "H7", f"{g.cards[h].name} cannot use {g.cards[inst].name}")
+        if room <= 0:
+            raise refuse("H7", f"{g.cards[h].name} cannot carry more items")
+        if not hireling_can_use(g, h, inst):
+            raise refuse("H7", f"{g.cards[h].name} cannot use {g.cards[inst].name}")
         return
-    require(can_use(g, p, inst), "B11", f"you cannot use {g.cards[inst].name}")
+    if not can_use(g, p, inst):
+        raise refuse("B11", f"you cannot use {g.cards[inst].name}")
     others = [i for i in p.carried if i != inst]
     if g.cards[inst].type == "steed":  # a steed that can now be used rides (S8)
         require_fits(limit_problem(g, p, p.equipped, others, [*p.steeds, inst]))
@@ -63,7 +69,8 @@ def equip_options(g: GameState, seat: int) -> Iterator[Action]:
 def check_unequip(g: GameState, seat: int, a: Action) -> None:
     require_own_turn_calm(g, seat, "B11", "items are taken off")
     inst = g.find(g.items_in_use(g.players[seat]), a.arg or "")
-    require(inst is not None, "B11", f"{a.arg} is not an item in use")
+    if inst is None:
+        raise refuse("B11", f"{a.arg} is not an item in use")
     assert inst is not None
     p = g.players[seat]
     equipped = [i for i in p.equipped if i != inst]

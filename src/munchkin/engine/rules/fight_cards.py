@@ -32,7 +32,7 @@ from munchkin.engine.rules.items import discard
 from munchkin.engine.rules.run_away import start_running
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import in_fight
-from munchkin.engine.verbs import refuse, require, seat_of
+from munchkin.engine.verbs import refuse, seat_of
 
 
 def fight_kind(card: Card) -> str | None:
@@ -59,35 +59,39 @@ def check_fight_card(g: GameState, seat: int, inst: int, a: Action) -> None:
     if word == "escape_together":
         c = g.combat
         first_runner = c is not None and c.stage == "run" and c.runners[:1] == [seat] and not g.tasks
-        require(
-            first_runner and c is not None and seat == c.fighter, "B9", "the fighter plays it to run away"
-        )
+        if not (first_runner and c is not None and seat == c.fighter):
+            raise refuse("B9", "the fighter plays it to run away")
         return
-    require(in_fight(g), "B16", f"{card.name} is played in a fight")
+    if not in_fight(g):
+        raise refuse("B16", f"{card.name} is played in a fight")
     c = fight(g)
     if word in ("twin", "send_away"):
-        require(g.find(c.monsters, a.on or "") is not None, "B16", "name a monster of the fight with on:")
+        if g.find(c.monsters, a.on or "") is None:
+            raise refuse("B16", "name a monster of the fight with on:")
     elif word == "illusion":
         _replaced(g, a)
         monster = g.find(g.players[seat].hand, a.on or "")
         ok = monster is not None and g.cards[monster].type == "monster"
-        require(ok, "B16", "name a monster in your hand with on:")
+        if not ok:
+            raise refuse("B16", "name a monster in your hand with on:")
     elif word == "force_help":
         helper = seat_of(g, a.target, "B8")
-        require(seat == c.fighter, "B8", "the fighter makes someone help")
-        require(c.helper is None and c.asked is None, "B8", "only one other player may help")
-        require(
-            helper != seat and not g.players[helper].dead, "B8", "name another living player with target:"
-        )
-        require(not any(g.cards[m].no_help for m in c.monsters), "B8", "nobody may help against this monster")
-        require(not for_the_win(g), "B2", "nobody can be made to help in a fight for the win")
+        if seat != c.fighter:
+            raise refuse("B8", "the fighter makes someone help")
+        if not (c.helper is None and c.asked is None):
+            raise refuse("B8", "only one other player may help")
+        if not (helper != seat and not g.players[helper].dead):
+            raise refuse("B8", "name another living player with target:")
+        if any(g.cards[m].no_help for m in c.monsters):
+            raise refuse("B8", "nobody may help against this monster")
+        if for_the_win(g):
+            raise refuse("B2", "nobody can be made to help in a fight for the win")
     elif word == "pass_fight":
         other = seat_of(g, a.target, "B16")
-        require(
-            other != c.fighter and not g.players[other].dead, "B16", "pass the fight to another living player"
-        )
-    elif word == "double_strength":
-        require(seat == c.fighter, "B16", "the fighter doubles their own strength")
+        if not (other != c.fighter and not g.players[other].dead):
+            raise refuse("B16", "pass the fight to another living player")
+    elif word == "double_strength" and seat != c.fighter:
+        raise refuse("B16", "the fighter doubles their own strength")
 
 
 def _replaced(g: GameState, a: Action) -> int:
@@ -95,7 +99,8 @@ def _replaced(g: GameState, a: Action) -> int:
     c = fight(g)
     if a.cards:
         inst = g.find(c.monsters, a.cards[0])
-        require(inst is not None and len(a.cards) == 1, "B16", f"{a.cards[0]} is not in the fight")
+        if not (inst is not None and len(a.cards) == 1):
+            raise refuse("B16", f"{a.cards[0]} is not in the fight")
         assert inst is not None
         return inst
     if len(c.monsters) != 1:

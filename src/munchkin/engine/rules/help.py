@@ -9,7 +9,7 @@ from munchkin.engine.rules.items import pick_handed, receive_problem, require_fi
 from munchkin.engine.rules.strength import munchkins_win
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import free_to_act, in_fight
-from munchkin.engine.verbs import holds, register, require, seat_of, single
+from munchkin.engine.verbs import holds, refuse, register, seat_of, single
 
 
 def check_ask(g: GameState, seat: int, a: Action) -> None:
@@ -20,22 +20,23 @@ def check_ask(g: GameState, seat: int, a: Action) -> None:
 def _may_ask(g: GameState, seat: int) -> None:
     """Whether the fighter may ask anyone now (B8)."""
     c = g.combat
-    require(
-        in_fight(g) and c is not None and c.fighter == seat and free_to_act(g, seat),
-        "B8",
-        "only the fighter asks for help, during the fight",
-    )
+    if not (in_fight(g) and c is not None and c.fighter == seat and free_to_act(g, seat)):
+        raise refuse("B8", "only the fighter asks for help, during the fight")
     assert c is not None
-    require(c.helper is None and c.asked is None, "B8", "only one other player may help")
-    require(not unhelpable(g), "B8", "nobody may help against this monster")
-    require(not munchkins_win(g), "B8", "one cannot ask for help once winning")
+    if not (c.helper is None and c.asked is None):
+        raise refuse("B8", "only one other player may help")
+    if unhelpable(g):
+        raise refuse("B8", "nobody may help against this monster")
+    if munchkins_win(g):
+        raise refuse("B8", "one cannot ask for help once winning")
 
 
 def _check_helper(g: GameState, seat: int, a: Action) -> None:
     """Whether this player may be asked, with this bribe (B8)."""
     helper = seat_of(g, a.arg, "B8")
     _may_be_asked(g, seat, helper)
-    require(0 <= a.reward <= treasure_count(g), "B8", "the bribe is some of the fight's treasures")
+    if not (0 <= a.reward <= treasure_count(g)):
+        raise refuse("B8", "the bribe is some of the fight's treasures")
     if a.give:
         problem = receive_problem(g, helper, pick_handed(g, seat, a.give, "B8"), [])
         require_fits(problem, f"{g.players[helper].name} could not hold the bribe: ")
@@ -43,14 +44,14 @@ def _check_helper(g: GameState, seat: int, a: Action) -> None:
 
 def _may_be_asked(g: GameState, seat: int, helper: int) -> None:
     """Whether the fighter may ask this player, whatever the bribe (B8)."""
-    require(helper != seat and not g.players[helper].dead, "B8", "ask another living player")
+    if not (helper != seat and not g.players[helper].dead):
+        raise refuse("B8", "ask another living player")
     c = g.combat
     asks = g.options.help_asks
-    require(
-        c is None or c.declined.count(helper) < asks,
-        "B8",
-        f"they declined already: each player is asked {asks} time{'s' * (asks > 1)} a fight",
-    )
+    if not (c is None or c.declined.count(helper) < asks):
+        raise refuse(
+            "B8", f"they declined already: each player is asked {asks} time{'s' * (asks > 1)} a fight"
+        )
 
 
 def do_ask(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -83,7 +84,8 @@ def ask_options(g: GameState, seat: int) -> list[Action]:
 
 
 def check_answer(g: GameState, seat: int, a: Action) -> None:
-    require(g.combat is not None and g.combat.asked == seat, "B8", "nobody asked you for help")
+    if not (g.combat is not None and g.combat.asked == seat):
+        raise refuse("B8", "nobody asked you for help")
 
 
 def do_accept(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:

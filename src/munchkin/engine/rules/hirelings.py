@@ -9,22 +9,16 @@ from munchkin.engine.events import Event
 from munchkin.engine.rules.effects import lose_card
 from munchkin.engine.rules.run_away import ran_task
 from munchkin.engine.state import GameState
-from munchkin.engine.verbs import register, require
+from munchkin.engine.verbs import refuse, register
 
 
 def check_sacrifice(g: GameState, seat: int, a: Action) -> None:
     c = g.combat
     losing = c is not None and c.stage == "run" and c.runners[:1] == [seat] and not g.tasks
-    require(
-        losing and c is not None and c.fighter == seat,
-        "H4",
-        "the fighter sacrifices a hireling after losing, instead of running away",
-    )
-    require(
-        g.find(g.players[seat].hirelings, a.arg or "") is not None,
-        "H4",
-        f"{a.arg} is not a hireling of yours",
-    )
+    if not (losing and c is not None and c.fighter == seat):
+        raise refuse("H4", "the fighter sacrifices a hireling after losing, instead of running away")
+    if g.find(g.players[seat].hirelings, a.arg or "") is None:
+        raise refuse("H4", f"{a.arg} is not a hireling of yours")
 
 
 def do_sacrifice(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:

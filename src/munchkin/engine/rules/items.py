@@ -16,7 +16,7 @@ from munchkin.engine.rules.character import (
     races,
 )
 from munchkin.engine.state import GameState, PlayerState
-from munchkin.engine.verbs import require
+from munchkin.engine.verbs import refuse
 
 WORN_SLOTS = ("headgear", "armor", "footgear")
 
@@ -262,12 +262,10 @@ def pick_handed(g: GameState, seat: int, card_ids: tuple[str, ...], rule: str) -
     picked = []
     for card_id in card_ids:
         inst = g.find(pool, card_id)
-        require(
-            g.find(p.hirelings, card_id) is None or inst is not None,
-            "H5",
-            f"{card_id} has no gold value, so it is no Item and cannot change hands",
-        )
-        require(inst is not None, rule, f"{card_id} is not an item {p.name} has in play")
+        if not (g.find(p.hirelings, card_id) is None or inst is not None):
+            raise refuse("H5", f"{card_id} has no gold value, so it is no Item and cannot change hands")
+        if inst is None:
+            raise refuse(rule, f"{card_id} is not an item {p.name} has in play")
         assert inst is not None
         pool.remove(inst)
         picked.append(inst)

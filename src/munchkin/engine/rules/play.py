@@ -28,25 +28,26 @@ from munchkin.engine.rules.limits import LIMIT_PROMPTS
 from munchkin.engine.rules.responses import answer_word, answering_cards, play_answer
 from munchkin.engine.state import GameState
 from munchkin.engine.timing import free_to_act, in_fight, own_turn
-from munchkin.engine.verbs import holds, refuse, register, require
+from munchkin.engine.verbs import holds, refuse, register
 
 
 def _may_play(g: GameState, seat: int) -> None:
-    require(
-        free_to_act(g, seat) and g.prompt is None and g.offer is None, "B4", "wait: another decision is open"
-    )
+    if not (free_to_act(g, seat) and g.prompt is None and g.offer is None):
+        raise refuse("B4", "wait: another decision is open")
 
 
 def check_play(g: GameState, seat: int, a: Action) -> None:
     if _limit_question(g, seat):
-        require(a in fixing_plays(g, seat), "B11", "first put your items back within the limits")
+        if a not in fixing_plays(g, seat):
+            raise refuse("B11", "first put your items back within the limits")
         return
     if g.pending is not None:
         _check_answer(g, seat, a)
         return
     _may_play(g, seat)
     inst = source_card(g, seat, a.arg)
-    require(inst is not None, "B4", f"{a.arg} is not in your hand")
+    if inst is None:
+        raise refuse("B4", f"{a.arg} is not in your hand")
     assert inst is not None
     if g.phase == "face_up" and seat == g.active and inst != g.face_up:
         raise refuse("B4", "first decide what to do with the card drawn face up")
@@ -56,7 +57,8 @@ def check_play(g: GameState, seat: int, a: Action) -> None:
         raise refuse(rule, message)
     if g.phase == "setup":
         _check_before_first_turn(g, seat, inst)
-    require(answer_word(g.cards[inst]) is None, "B16", f"{g.cards[inst].name} answers a die roll or a curse")
+    if answer_word(g.cards[inst]) is not None:
+        raise refuse("B16", f"{g.cards[inst].name} answers a die roll or a curse")
     _check_of(g.cards[inst])(g, seat, inst, a)
 
 
@@ -65,10 +67,13 @@ def _check_before_first_turn(g: GameState, seat: int, inst: int) -> None:
     p, card = g.players[seat], g.cards[inst]
     if card.type in ("race", "class"):
         zone = p.races if card.type == "race" else p.classes
-        require(not zone, "B1", f"before the first turn you may play one {card.type}")
+        if zone:
+            raise refuse("B1", f"before the first turn you may play one {card.type}")
         return
-    require(card.type in ("item", "steed"), "B1", "before the first turn: a race, a class and usable items")
-    require(can_use(g, p, inst), "B1", f"before the first turn only usable items: you cannot use {card.name}")
+    if card.type not in ("item", "steed"):
+        raise refuse("B1", "before the first turn: a race, a class and usable items")
+    if not can_use(g, p, inst):
+        raise refuse("B1", f"before the first turn only usable items: you cannot use {card.name}")
 
 
 def _check_of(card: Card) -> TypeCheck:
@@ -79,14 +84,15 @@ def _check_of(card: Card) -> TypeCheck:
 def _check_answer(g: GameState, seat: int, a: Action) -> None:
     """While a roll or a curse awaits answers, only the cards that answer it are played."""
     inst = g.find(g.players[seat].hand, a.arg or "")
-    require(inst is not None, "B4", f"{a.arg} is not in your hand")
+    if inst is None:
+        raise refuse("B4", f"{a.arg} is not in your hand")
     assert inst is not None
-    require(a.target is None and a.on is None, "B4", "an answer names no target")
-    require(
-        a.arg in {g.cards[i].id for i in answering_cards(g, seat)},
-        "B16",
-        f"{g.cards[inst].name} does not answer what just happened; play it or pass when asked",
-    )
+    if not (a.target is None and a.on is None):
+        raise refuse("B4", "an answer names no target")
+    if a.arg not in {g.cards[i].id for i in answering_cards(g, seat)}:
+        raise refuse(
+            "B16", f"{g.cards[inst].name} does not answer what just happened; play it or pass when asked"
+        )
 
 
 def answer_plays(g: GameState, seat: int) -> list[Action]:

@@ -15,7 +15,7 @@ from munchkin.engine.rules.responses import wait_for_answers
 from munchkin.engine.rules.strength import monster_card
 from munchkin.engine.state import GameState, Pending
 from munchkin.engine.timing import free_to_act, in_fight
-from munchkin.engine.verbs import Check, Do, Options, register, require, seat_of
+from munchkin.engine.verbs import Check, Do, Options, refuse, register, seat_of
 
 THEFT_ROLL = 4
 CLASS_OF = {
@@ -38,11 +38,8 @@ def _pay(g: GameState, seat: int, card_id: str | None) -> None:
 
 
 def _require_payment(g: GameState, seat: int, card_id: str | None) -> None:
-    require(
-        g.find(g.players[seat].hand, card_id or "") is not None,
-        "B14",
-        f"{card_id} is not in your hand to discard",
-    )
+    if g.find(g.players[seat].hand, card_id or "") is None:
+        raise refuse("B14", f"{card_id} is not in your hand to discard")
 
 
 def _uses(g: GameState, seat: int, power: str) -> int:
@@ -59,15 +56,19 @@ def _add_mod(g: GameState, seat: int, amount: int, power: str, a: Action, ev: li
 
 def _require_class(g: GameState, seat: int, verb: str, what: str) -> None:
     cls = CLASS_OF[verb]
-    require(is_class(g, g.players[seat], cls), "B14", f"only a {cls.title()} may {what}")
+    if not is_class(g, g.players[seat], cls):
+        raise refuse("B14", f"only a {cls.title()} may {what}")
 
 
 def _check_fight_power(g: GameState, seat: int, a: Action, power: str) -> None:
-    require(free_to_act(g, seat) and in_fight(g), "B14", f"{power} is used in a fight")
+    if not (free_to_act(g, seat) and in_fight(g)):
+        raise refuse("B14", f"{power} is used in a fight")
     _require_class(g, seat, a.verb, f"use {power}")
-    require(seat in fight(g).fighters(), "B14", f"{power} is for the fighter or the helper")
+    if seat not in fight(g).fighters():
+        raise refuse("B14", f"{power} is for the fighter or the helper")
     most = g.options.power_discards
-    require(_uses(g, seat, power) < most, "B14", f"at most {most} cards for {power}")
+    if _uses(g, seat, power) >= most:
+        raise refuse("B14", f"at most {most} cards for {power}")
     _require_payment(g, seat, a.arg)
 
 
@@ -82,7 +83,8 @@ def do_berserk(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 
 def check_turning(g: GameState, seat: int, a: Action) -> None:
     _check_fight_power(g, seat, a, "turning")
-    require(any(monster_card(g, m).undead for m in fight(g).monsters), "B14", "turning works against Undead")
+    if not any(monster_card(g, m).undead for m in fight(g).monsters):
+        raise refuse("B14", "turning works against Undead")
 
 
 def do_turning(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -91,19 +93,14 @@ def do_turning(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 
 
 def check_charm(g: GameState, seat: int, a: Action) -> None:
-    require(
-        free_to_act(g, seat) and in_fight(g) and seat in fight(g).fighters(),
-        "B14",
-        "the fighter or the helper charms a monster during the fight",
-    )
+    if not (free_to_act(g, seat) and in_fight(g) and seat in fight(g).fighters()):
+        raise refuse("B14", "the fighter or the helper charms a monster during the fight")
     _require_class(g, seat, "charm", "charm")
     fewest = g.options.charm_cards
-    require(
-        len(g.players[seat].hand) >= fewest,
-        "B14",
-        f"charming costs the whole hand, {fewest} cards or more",
-    )
-    require(g.find(fight(g).monsters, a.arg or "") is not None, "B14", f"{a.arg} is not in the fight")
+    if len(g.players[seat].hand) < fewest:
+        raise refuse("B14", f"charming costs the whole hand, {fewest} cards or more")
+    if g.find(fight(g).monsters, a.arg or "") is None:
+        raise refuse("B14", f"{a.arg} is not in the fight")
 
 
 def do_charm(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -120,12 +117,15 @@ def do_charm(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 
 
 def check_backstab(g: GameState, seat: int, a: Action) -> None:
-    require(free_to_act(g, seat) and in_fight(g), "B14", "backstab is used in a fight")
+    if not (free_to_act(g, seat) and in_fight(g)):
+        raise refuse("B14", "backstab is used in a fight")
     _require_class(g, seat, "backstab", "backstab")
     victim = seat_of(g, a.target, "B14")
-    require(victim != seat and victim in fight(g).fighters(), "B14", "backstab another player in the fight")
+    if not (victim != seat and victim in fight(g).fighters()):
+        raise refuse("B14", "backstab another player in the fight")
     already = (seat, victim) in fight(g).backstabs
-    require(not already, "B14", f"you backstabbed {a.target} already in this fight: once per victim")
+    if already:
+        raise refuse("B14", f"you backstabbed {a.target} already in this fight: once per victim")
     _require_payment(g, seat, a.arg)
 
 
@@ -158,16 +158,22 @@ def may_steal(g: GameState, seat: int) -> bool:
 
 
 def check_steal(g: GameState, seat: int, a: Action) -> None:
-    require(may_steal(g, seat), "B14", "theft is tried when no fight is going on")
+    if not may_steal(g, seat):
+        raise refuse("B14", "theft is tried when no fight is going on")
     _require_class(g, seat, "steal", "steal")
     victim = seat_of(g, a.target, "B14")
-    require(victim != seat, "B14", "steal from another player")
+    if victim == seat:
+        raise refuse("B14", "steal from another player")
     inst = g.find(g.items_in_play(g.players[victim]), a.arg or "")
-    require(inst is not None, "B14", f"{g.players[victim].name} has no {a.arg} in play")
+    if inst is None:
+        raise refuse("B14", f"{g.players[victim].name} has no {a.arg} in play")
     card = g.cards[inst or 0]
-    require(card.type != "steed", "S4", "a steed cannot be stolen")
-    require(not card.big, "S4", "only small items can be stolen, not a Big one")
-    require(len(a.cards) == 1, "B14", "discard one card to try (cards:)")
+    if card.type == "steed":
+        raise refuse("S4", "a steed cannot be stolen")
+    if card.big:
+        raise refuse("S4", "only small items can be stolen, not a Big one")
+    if len(a.cards) != 1:
+        raise refuse("B14", "discard one card to try (cards:)")
     _require_payment(g, seat, a.cards[0])
 
 

@@ -19,7 +19,7 @@ from munchkin.engine.rules.items import can_use, discard
 from munchkin.engine.rules.responses import wait_for_answers
 from munchkin.engine.rules.strength import monster_card
 from munchkin.engine.state import GameState, Pending, Prompt
-from munchkin.engine.verbs import register, require
+from munchkin.engine.verbs import refuse, register
 
 ESCAPE_ROLL = 5
 RUN_POWERS = ("run bonus",)
@@ -191,15 +191,15 @@ def ran_task(g: GameState, seat: int, ev: list[Event]) -> None:
 
 def check_run(g: GameState, seat: int, a: Action) -> None:
     c = g.combat
-    require(
-        c is not None and c.stage == "run" and c.runners[:1] == [seat] and not g.tasks and g.prompt is None,
-        "B9",
-        "one runs away only after losing a fight, in turn",
-    )
+    if not (
+        c is not None and c.stage == "run" and c.runners[:1] == [seat] and not g.tasks and g.prompt is None
+    ):
+        raise refuse("B9", "one runs away only after losing a fight, in turn")
     assert c is not None
     if a.cards:
         fought = sorted(g.ids(c.monsters))
-        require(sorted(a.cards) == fought, "B9", f"roll once for each monster: {', '.join(fought)}")
+        if sorted(a.cards) != fought:
+            raise refuse("B9", f"roll once for each monster: {', '.join(fought)}")
 
 
 def run_options(g: GameState, seat: int) -> Iterator[Action]:

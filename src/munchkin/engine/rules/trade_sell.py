@@ -18,7 +18,7 @@ from munchkin.engine.rules.items import (
 )
 from munchkin.engine.state import GameState, Offer
 from munchkin.engine.timing import free_to_act, require_own_turn_calm
-from munchkin.engine.verbs import holds, register, require, seat_of, single
+from munchkin.engine.verbs import holds, refuse, register, seat_of, single
 
 GOLD_PER_LEVEL = 1000
 LISTED_SALE_SIZE = 3
@@ -49,7 +49,8 @@ def _sale(a: Action) -> tuple[str, ...]:
 def may_sell(g: GameState, seat: int) -> None:
     """Items are sold on your own turn, outside combat (B12)."""
     require_own_turn_calm(g, seat, "B12", "items are sold")
-    require(g.phase != "setup", "B12", "items are sold on your own turn")
+    if g.phase == "setup":
+        raise refuse("B12", "items are sold on your own turn")
 
 
 def sale_gold(g: GameState, seat: int, sold: list[int]) -> int:
@@ -75,14 +76,12 @@ def sale_levels(g: GameState, seat: int, gold: int) -> int:
 def check_sale(g: GameState, seat: int, sold: list[int]) -> None:
     """A sale must be able to give a level: worth 1000 gold or more, and not when the next
     level would be the winning one (B12)."""
-    require(
-        g.players[seat].level + 1 < win_level(g),
-        "B12",
-        "a sale could give no level: the next level is the winning one",
-    )
+    if g.players[seat].level + 1 >= win_level(g):
+        raise refuse("B12", "a sale could give no level: the next level is the winning one")
     if g.options.sale_gold == "lost":
         gold = sale_gold(g, seat, sold)
-        require(gold >= GOLD_PER_LEVEL, "B12", f"a sale must be worth 1000 gold or more (this is {gold})")
+        if gold < GOLD_PER_LEVEL:
+            raise refuse("B12", f"a sale must be worth 1000 gold or more (this is {gold})")
 
 
 def _picked(g: GameState, seat: int, card_ids: tuple[str, ...]) -> list[int]:
@@ -90,7 +89,8 @@ def _picked(g: GameState, seat: int, card_ids: tuple[str, ...]) -> list[int]:
     sold = []
     for card_id in card_ids:
         inst = g.find(pool, card_id)
-        require(inst is not None, "B12", f"{card_id} is not an item of yours with a gold value")
+        if inst is None:
+            raise refuse("B12", f"{card_id} is not an item of yours with a gold value")
         assert inst is not None
         pool.remove(inst)
         sold.append(inst)
@@ -99,7 +99,8 @@ def _picked(g: GameState, seat: int, card_ids: tuple[str, ...]) -> list[int]:
 
 def check_sell(g: GameState, seat: int, a: Action) -> None:
     may_sell(g, seat)
-    require(bool(_sale(a)), "B12", "name the items to sell")
+    if not bool(_sale(a)):
+        raise refuse("B12", "name the items to sell")
     check_sale(g, seat, _picked(g, seat, _sale(a)))
 
 
@@ -197,20 +198,23 @@ def check_trade(g: GameState, seat: int, a: Action) -> None:
 def _may_trade(g: GameState, seat: int) -> None:
     """Trades are made on your own turn, outside combat (B13)."""
     require_own_turn_calm(g, seat, "B13", "trades are made")
-    require(g.phase != "setup", "B13", "trades are made on your own turn")
+    if g.phase == "setup":
+        raise refuse("B13", "trades are made on your own turn")
 
 
 def _check_deal(g: GameState, seat: int, a: Action) -> None:
     """Whether this trade, with this player, may be offered (B13, H5, R27)."""
     other = _partner(g, seat, a.arg)
     gives, gets = pick_handed(g, seat, a.give, "B13"), pick_handed(g, other, a.take, "B13")
-    require(bool(gives or gets), "B13", "a trade gives or takes something")
+    if not bool(gives or gets):
+        raise refuse("B13", "a trade gives or takes something")
     require_fits(receive_problem(g, seat, gets, gives), "you could not hold it: ")
 
 
 def _partner(g: GameState, seat: int, name: str | None) -> int:
     other = seat_of(g, name, "B13")
-    require(other != seat and not g.players[other].dead, "B13", "trade with another living player")
+    if not (other != seat and not g.players[other].dead):
+        raise refuse("B13", "trade with another living player")
     return other
 
 
@@ -221,7 +225,8 @@ def check_accept(g: GameState, seat: int, a: Action) -> None:
     still = set(handed_items(g, offer.giver)) >= set(offer.give) and set(handed_items(g, seat)) >= set(
         offer.take
     )
-    require(still, "B13", "a card of this trade has left play since it was offered: decline it")
+    if not still:
+        raise refuse("B13", "a card of this trade has left play since it was offered: decline it")
     problem = receive_problem(g, seat, list(offer.give), list(offer.take))
     require_fits(problem, "you could not hold it: ")
 
@@ -265,11 +270,8 @@ def trade_options(g: GameState, seat: int) -> list[Action]:
 
 
 def check_answer(g: GameState, seat: int, a: Action) -> None:
-    require(
-        g.offer is not None and g.offer.taker == seat and free_to_act(g, seat),
-        "B13",
-        "no trade is offered to you",
-    )
+    if not (g.offer is not None and g.offer.taker == seat and free_to_act(g, seat)):
+        raise refuse("B13", "no trade is offered to you")
 
 
 def do_accept(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:

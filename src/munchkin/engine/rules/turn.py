@@ -13,7 +13,7 @@ from munchkin.engine.rules.decks import act_when_drawn, acts_when_drawn, deal, d
 from munchkin.engine.rules.items import discard
 from munchkin.engine.state import GameState, Prompt
 from munchkin.engine.timing import free_to_act
-from munchkin.engine.verbs import Options, register, require, single
+from munchkin.engine.verbs import Options, refuse, register, single
 
 
 def _active_in(g: GameState, seat: int, phase: str) -> bool:
@@ -30,16 +30,16 @@ def _active_in(g: GameState, seat: int, phase: str) -> bool:
 
 
 def check_kick(g: GameState, seat: int, a: Action) -> None:
-    require(_active_in(g, seat, "start"), "B4", "the door is kicked open once, at the start of your turn")
+    if not _active_in(g, seat, "start"):
+        raise refuse("B4", "the door is kicked open once, at the start of your turn")
     if a.arg == "discard":  # Cleric: take the top door discard instead (B14)
         p = g.players[seat]
-        require(is_class(g, p, "cleric"), "B14", "only a Cleric may take from the discard pile")
-        require(bool(g.door_discard), "B14", "the door discard pile is empty")
-        require(
-            g.find(p.hand, a.cards[0] if a.cards else "") is not None,
-            "B14",
-            "discard a card from your hand for it (cards:)",
-        )
+        if not is_class(g, p, "cleric"):
+            raise refuse("B14", "only a Cleric may take from the discard pile")
+        if not bool(g.door_discard):
+            raise refuse("B14", "the door discard pile is empty")
+        if g.find(p.hand, a.cards[0] if a.cards else "") is None:
+            raise refuse("B14", "discard a card from your hand for it (cards:)")
 
 
 def do_kick(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -101,7 +101,8 @@ def _face_up_is(g: GameState, seat: int, card_id: str | None) -> bool:
 
 
 def check_keep(g: GameState, seat: int, a: Action) -> None:
-    require(_face_up_is(g, seat, a.arg), "B4", "only the card just drawn face up can be kept")
+    if not _face_up_is(g, seat, a.arg):
+        raise refuse("B4", "only the card just drawn face up can be kept")
 
 
 def do_keep(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -113,10 +114,13 @@ def do_keep(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 
 
 def check_monstrify(g: GameState, seat: int, a: Action) -> None:
-    require(_face_up_is(g, seat, a.arg), "S9", "only a steed drawn face up may be fought as a monster")
+    if not _face_up_is(g, seat, a.arg):
+        raise refuse("S9", "only a steed drawn face up may be fought as a monster")
     card = g.cards[g.face_up or 0]
-    require(card.type == "steed", "S9", f"{card.name} is not a steed")
-    require(card.bonus > 0, "S9", f"{card.name} shows no bonus, so it cannot be fought")
+    if card.type != "steed":
+        raise refuse("S9", f"{card.name} is not a steed")
+    if card.bonus <= 0:
+        raise refuse("S9", f"{card.name} shows no bonus, so it cannot be fought")
 
 
 def do_monstrify(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -138,7 +142,8 @@ def face_up_options(verb: str) -> Options:
 
 
 def check_loot(g: GameState, seat: int, a: Action) -> None:
-    require(_active_in(g, seat, "after_door"), "B4", "loot the room only after a door with no monster")
+    if not _active_in(g, seat, "after_door"):
+        raise refuse("B4", "loot the room only after a door with no monster")
 
 
 def do_loot(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -148,12 +153,16 @@ def do_loot(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 
 
 def check_trouble(g: GameState, seat: int, a: Action) -> None:
-    require(_active_in(g, seat, "after_door"), "B4", "look for trouble only after a door with no monster")
+    if not _active_in(g, seat, "after_door"):
+        raise refuse("B4", "look for trouble only after a door with no monster")
     inst = g.find(g.players[seat].hand, a.arg or "")
-    require(inst is not None, "B4", f"{a.arg} is not in your hand")
+    if inst is None:
+        raise refuse("B4", f"{a.arg} is not in your hand")
     card = g.cards[inst or 0]
-    require(card.type != "steed", "S9", "a steed cannot be fought from the hand")
-    require(card.type == "monster", "B4", f"{card.name} is not a monster")
+    if card.type == "steed":
+        raise refuse("S9", "a steed cannot be fought from the hand")
+    if card.type != "monster":
+        raise refuse("B4", f"{card.name} is not a monster")
 
 
 def do_trouble(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -177,11 +186,8 @@ def trouble_options(g: GameState, seat: int) -> Iterator[Action]:
 
 
 def check_end(g: GameState, seat: int, a: Action) -> None:
-    require(
-        _active_in(g, seat, "end"),
-        "B4",
-        "the turn ends after the fight, or after looking for trouble or looting",
-    )
+    if not _active_in(g, seat, "end"):
+        raise refuse("B4", "the turn ends after the fight, or after looking for trouble or looting")
 
 
 def do_end(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
