@@ -5,20 +5,20 @@ the game is what the engine makes of them. Bots decide through their own player'
 view, each from a seeded source derived from the game seed and its seat; resuming
 replays the saved decisions and asks each bot again at its own decisions (the
 answer is not used, the saved decision is), so a resumed game goes on exactly as
-it would have without the interruption.
+it would have without the interruption. Search bots (`hard`) are not asked again: they
+would think anew for every decision replayed, and thinking bounded by time does not replay.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from munchkin.bots import Bot
-from munchkin.bots.random_bot import RandomBot
+from munchkin.bots.registry import SEAT_KINDS, Thinking, bot_of_seat
 from munchkin.cards.loader import CardLoadError
 from munchkin.cards.schema import CardDef
 from munchkin.engine.actions import Action
@@ -46,17 +46,24 @@ HUMAN = "human"
 SEED_RANGE = range(-(2**63), 2**63)
 
 
-def _heuristic(seed: int, cards: Sequence[CardDef]) -> Bot:
-    module = importlib.import_module("munchkin.bots.heuristic")  # imported only when used
-    bot: Bot = module.HeuristicBot(seed, cards)
-    return bot
+BOT_KINDS = SEAT_KINDS
+"""Seat kinds played by bots (`bot:KIND`, from `munchkin.bots.registry`)."""
+BotMaker = Callable[[str, int, Sequence[CardDef]], Bot]
+"""Makes the bot of a seat from its kind (in `BOT_KINDS`), its seed and the game's cards."""
 
 
-BOT_KINDS: dict[str, Callable[[int, Sequence[CardDef]], Bot]] = {
-    "bot:random": lambda seed, cards: RandomBot(seed),
-    "bot:heuristic": _heuristic,
-}
-"""Seat kinds played by bots: each makes its bot from a seed and the game's cards."""
+def make_seat_bot(seat_kind: str, seed: int, cards: Sequence[CardDef]) -> Bot:
+    """The bot of a seat of kind `seat_kind`, at its kind's own budget if it searches."""
+    found = bot_of_seat(seat_kind)
+    if found is None:
+        raise SessionError(f"unknown kind {seat_kind!r} (known: {', '.join([HUMAN, *BOT_KINDS])})")
+    return found.make(seed, cards, Thinking())
+
+
+def searches(seat_kind: str) -> bool:
+    """Whether the bot of a seat of this kind thinks for a budget (a search bot)."""
+    found = bot_of_seat(seat_kind)
+    return found is not None and found.searches
 
 
 class SessionError(Exception):
@@ -88,8 +95,10 @@ class Session:
         store: Store | None,
         game_id: int | None,
         check: bool = False,
+        make_bot: BotMaker = make_seat_bot,
     ) -> None:
         self.setup = setup
+        self.make_bot = make_bot
         self.seats, self.sets, self.seed = setup.seats, setup.sets, setup.seed
         self.store, self.game_id = store, game_id
         self._run = self._replayed(decisions, check)
@@ -103,23 +112,24 @@ class Session:
         seed: int,
         store: Store | None = None,
         options: TableOptions = DEFAULT_OPTIONS,
+        make_bot: BotMaker = make_seat_bot,
     ) -> Session:
         """A new game by the table's `options`; saved at once (and after every decision) when
-        `store` is given."""
+        `store` is given. `make_bot` makes the bots of its seats (the web server's think apart)."""
         setup = Setup(tuple(sets), seed, tuple(seats), datetime.now(UTC), options=options)
         _check_setup(setup)
-        session = cls(setup, (), None, None)
+        session = cls(setup, (), None, None, make_bot=make_bot)
         if store is not None:
             session.store, session.game_id = store, store.create(setup, progress_of(session._run.game))
         return session
 
     @classmethod
-    def resume(cls, game_id: int, store: Store) -> Session:
+    def resume(cls, game_id: int, store: Store, make_bot: BotMaker = make_seat_bot) -> Session:
         """A saved game, replayed from its seed and decisions, the state after every decision
         checked against the one saved with it, and the last against the game row."""
         saved = store.load(game_id)
         try:
-            session = cls(saved.info.setup, saved.decisions, store, game_id, check=True)
+            session = cls(saved.info.setup, saved.decisions, store, game_id, check=True, make_bot=make_bot)
             check_final(saved, session._run.game)
         except StoreError:
             verify(saved)  # names the first decision whose state differs, if one does
@@ -241,9 +251,11 @@ class Session:
         `check`, the state after each decision compared with the fingerprint saved with it."""
         bots = self._bots()
 
+        asked = {seat.name for seat in self.seats if not searches(seat.kind)}
+
         def ask_bot(game: Game, _number: int, decision: Decision) -> None:
             bot = bots.get(decision.player)
-            if bot is not None:
+            if bot is not None and decision.player in asked:
                 bot.choose(view(game, decision.player))
 
         after = fingerprint_check(self._where()) if check else None
@@ -255,7 +267,7 @@ class Session:
         try:
             cards = load_cards(self.sets)
             return {
-                seat.name: _make_bot(seat, bot_seed(self.seed, i), cards)
+                seat.name: _make_bot(self.make_bot, seat, bot_seed(self.seed, i), cards)
                 for i, seat in enumerate(self.seats)
                 if seat.kind != HUMAN
             }
@@ -266,13 +278,12 @@ class Session:
         return "new game" if self.store is None else f"{self.store.name}: game {self.game_id}"
 
 
-def _make_bot(seat: Seat, seed: int, cards: Sequence[CardDef]) -> Bot:
-    factory = BOT_KINDS.get(seat.kind)
-    if factory is None:
+def _make_bot(make: BotMaker, seat: Seat, seed: int, cards: Sequence[CardDef]) -> Bot:
+    if seat.kind not in BOT_KINDS:
         known = ", ".join([HUMAN, *BOT_KINDS])
         raise SessionError(f"seat {seat.name}: unknown kind {seat.kind!r} (known: {known})")
     try:
-        return factory(seed, cards)
+        return make(seat.kind, seed, cards)
     except ImportError as exc:
         raise SessionError(f"seat {seat.name}: {seat.kind} is not available ({exc})") from None
 

@@ -25,7 +25,7 @@ import numpy as np
 from gymnasium import spaces
 
 from munchkin.bots import Bot
-from munchkin.bots.random_bot import RandomBot
+from munchkin.bots.registry import BOT_KINDS, UnknownBot, make_bot
 from munchkin.engine.game import Game
 from munchkin.engine.options import TableOptions, parse_options
 from munchkin.rl.aec import DEFAULT_MAX_DECISIONS, agent_names, level_potential, new_game, table_text
@@ -39,16 +39,14 @@ Opponent = str | Bot
 
 
 def make_opponent(kind: Opponent, seed: int, cards: Sequence[Any]) -> Bot:
-    """A bot for a seat: "random", "heuristic", or a bot given as is."""
+    """A bot for a seat: a kind of `munchkin.bots.registry` ("random", "heuristic", "easy"...),
+    or a bot given as is."""
     if not isinstance(kind, str):
         return kind
-    if kind == "random":
-        return RandomBot(seed)
-    if kind == "heuristic":
-        from munchkin.bots.heuristic import HeuristicBot
-
-        return HeuristicBot(seed, cards)
-    raise ValueError(f"unknown opponent {kind!r}: 'random', 'heuristic' or a bot")
+    try:
+        return make_bot(kind, seed, cards)
+    except UnknownBot as exc:
+        raise ValueError(f"unknown opponent {kind!r}: one of {', '.join(BOT_KINDS)}, or a bot") from exc
 
 
 class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):

@@ -5,7 +5,6 @@ index alone, and the records are aggregated in index order."""
 from __future__ import annotations
 
 import hashlib
-import importlib
 import multiprocessing
 import sys
 import threading
@@ -17,22 +16,22 @@ from functools import lru_cache
 from multiprocessing.context import BaseContext
 from typing import Any, TypeVar
 
-from munchkin.bots import Bot
-from munchkin.bots.random_bot import RandomBot
+from munchkin.bots.registry import BOT_KINDS, make_bot
 from munchkin.cards.loader import load_builtin_sets
 from munchkin.cards.schema import CardDef
 from munchkin.engine.options import DEFAULT_OPTIONS, TableOptions
 from munchkin.match import play_match, seat_players
 from munchkin.sim.stats import GameRecorder, Record, aggregate
 
-BOT_KINDS = ("random", "heuristic")
+__all__ = ["BOT_KINDS", "SimConfig", "derive_seed", "make_bot", "run_local", "seat_kinds"]
 T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class SimConfig:
-    """What to simulate; `bots` are kinds, given to the seats in turn (see `seat_kinds`);
-    every game is played by the table `options`."""
+    """What to simulate; `bots` are kinds (`munchkin.bots.registry`), given to the seats in
+    turn (see `seat_kinds`); every game is played by the table `options`; search bots think
+    for `think_ms` or `iterations` a decision (their default when both are None)."""
 
     games: int
     players: int = 4
@@ -41,6 +40,8 @@ class SimConfig:
     seed: int = 0
     max_decisions: int = 100_000
     options: TableOptions = DEFAULT_OPTIONS
+    think_ms: float | None = None
+    iterations: int | None = None
 
 
 def derive_seed(*parts: int) -> int:
@@ -55,16 +56,6 @@ def seat_kinds(bots: Sequence[str], players: int, index: int) -> list[str]:
     return [bots[(seat + index) % len(bots)] for seat in range(players)]
 
 
-def make_bot(kind: str, seed: int, cards: Sequence[CardDef]) -> Bot:
-    """A bot of a kind in `BOT_KINDS`; the heuristic bot is imported only when asked for."""
-    if kind == "random":
-        return RandomBot(seed)
-    if kind == "heuristic":
-        bot: Bot = importlib.import_module("munchkin.bots.heuristic").HeuristicBot(seed, cards)
-        return bot
-    raise ValueError(f"unknown bot '{kind}' (known: {', '.join(BOT_KINDS)})")
-
-
 @lru_cache(maxsize=4)
 def cards_for(sets: tuple[str, ...]) -> tuple[CardDef, ...]:
     """The built-in card sets, loaded once per process."""
@@ -76,7 +67,10 @@ def play_one(config: SimConfig, index: int) -> Record:
     cards = cards_for(config.sets)
     seed = derive_seed(config.seed, index)
     kinds = seat_kinds(config.bots, config.players, index)
-    bots = [make_bot(kind, derive_seed(seed, seat), cards) for seat, kind in enumerate(kinds)]
+    bots = [
+        make_bot(kind, derive_seed(seed, seat), cards, think_ms=config.think_ms, iterations=config.iterations)
+        for seat, kind in enumerate(kinds)
+    ]
     recorder = GameRecorder(cards, [name for name, _ in seat_players(config.players)])
     result = play_match(
         cards,

@@ -18,9 +18,13 @@ from munchkin.tui.seats import SeatError, parse_seats
 def play(
     name: str = typer.Option("Ann", help="Your name at the table."),
     sex: str = typer.Option("female", help="Your character's sex: female or male."),
-    bots: int = typer.Option(3, min=1, max=5, help="Heuristic bots to play against."),
+    bots: str = typer.Option(
+        "3",
+        help="Bots to play against: how many heuristic ones, or their levels (easy, medium, hard) "
+        "or kinds, comma separated: hard,medium.",
+    ),
     players: str = typer.Option(
-        "", help="Seats in turn order instead, e.g. human:Ann,human:Bob:male,bot:heuristic,bot:random."
+        "", help="Seats in turn order instead, e.g. human:Ann,human:Bob:male,bot:hard,bot:easy."
     ),
     sets: str = typer.Option("base", help="Card sets, comma separated (base, horses)."),
     seed: int = typer.Option(None, help="Game seed (random when left out)."),

@@ -6,7 +6,7 @@ import functools
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from munchkin.cards.loader import builtin_set_names
 from munchkin.cardtext import details
@@ -44,7 +44,16 @@ CARD_FIELDS = {
 Name = Annotated[str, StringConstraints(strip_whitespace=True, pattern=NAME_PATTERN)]
 Sex = Literal["female", "male"]
 SetName = Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]{1,32}$")]
-BotKind = Literal["bot:random", "bot:heuristic"]
+
+
+def _known_bot(kind: str) -> str:
+    if kind not in BOT_KINDS:
+        raise ValueError(f"choose among {', '.join(BOT_KINDS)}")
+    return kind
+
+
+BotKind = Annotated[str, AfterValidator(_known_bot)]
+"""A bot seat: `bot:KIND`, a level (`bot:easy`, `bot:medium`, `bot:hard`) or a kind."""
 Code = Annotated[str, Path(pattern=CODE_PATTERN)]
 
 

@@ -36,12 +36,13 @@ from sqlalchemy import (
 from sqlalchemy.exc import SQLAlchemyError
 
 from munchkin.engine.options import OptionsError, TableOptions, parse_options
+from munchkin.session import BOT_KINDS, HUMAN
 from munchkin.store import StoreError
 from munchkin.store.models import NAME_LENGTH
 from munchkin.web import lobby
 
 log = logging.getLogger("munchkin.web")
-KINDS = frozenset({"human", "bot:random", "bot:heuristic"})
+KINDS = frozenset({HUMAN, *BOT_KINDS})
 metadata = MetaData()
 
 tables = Table(

@@ -39,7 +39,7 @@ from munchkin.bots import Bot
 from munchkin.describe import CURSE_TYPES, describe, prompt_kind, situation, winners_text
 from munchkin.engine.actions import Action, action_to_dict
 from munchkin.engine.events import Event
-from munchkin.session import BOT_KINDS, HUMAN, Session, bot_seed
+from munchkin.session import HUMAN, Session, bot_seed
 from munchkin.store.store import load_cards
 from munchkin.text import with_no_effect
 from munchkin.web.assist import end_of_game, groups, public_advice, seat_advice
@@ -51,7 +51,8 @@ log = logging.getLogger("munchkin.web")
 
 BOT_BATCH = 25
 """Decisions one job makes at most before the connections are told."""
-STANDIN_KIND = "bot:heuristic"
+STANDIN_KIND = "bot:medium"
+"""The bot that plays for a human away, unless the server says otherwise (`--standin`)."""
 STANDIN_SECONDS = 1.0
 """A stand-in bot makes at most one decision for its seat in this time (a person's pace)."""
 TIMEOUT_ACTIONS = tuple(
@@ -141,6 +142,7 @@ class Room:
         on_over: Callable[[Room], None],
         executor: Executor | None = None,
         pace: tuple[float, float] = (0.0, 0.0),
+        standin_kind: str = STANDIN_KIND,
     ) -> None:
         self.session = session
         self.listeners = listeners
@@ -155,6 +157,8 @@ class Room:
         self.curses = frozenset(card.id for card in cards if card.type in CURSE_TYPES)
         self.history = with_no_effect([], history, self.curses)
         self.standin_seconds = STANDIN_SECONDS
+        self.standin_kind = standin_kind
+        """The seat kind (`bot:KIND`) of the bot that plays for a human away."""
         self._standin_next: dict[str, float] = {}
         self.standin_did: dict[str, list[str]] = {}
         """What a stand-in did for each seat since that seat's own last decision."""
@@ -578,7 +582,8 @@ class Room:
         if player not in self._standins:
             seat = [s.name for s in self.session.seats].index(player)
             cards = load_cards(tuple(self.session.sets))
-            self._standins[player] = BOT_KINDS[STANDIN_KIND](bot_seed(self.session.seed, seat) + 1, cards)
+            seed = bot_seed(self.session.seed, seat) + 1
+            self._standins[player] = self.session.make_bot(self.standin_kind, seed, cards)
         return self._standins[player]
 
     def close(self) -> None:
