@@ -23,7 +23,8 @@ from munchkin.engine.events import Event
 from munchkin.engine.game import Game
 from munchkin.match import MatchResult, play_match, seat_players
 from munchkin.sim import simulate as simulate_module
-from munchkin.sim.cli import _progress, register
+from munchkin.sim.cli import register
+from munchkin.sim.console import progress
 from munchkin.sim.distributed import RayMissing, run_ray
 from munchkin.sim.report import PLOTS
 from munchkin.sim.simulate import SimConfig, cards_for, derive_seed, pool_context, run_local, seat_kinds
@@ -107,7 +108,7 @@ def test_workers_are_forked_unless_another_thread_runs() -> None:
 
 def test_progress_bar_runs_no_thread_so_workers_can_fork() -> None:
     threads = threading.active_count()
-    with _progress(2) as done:
+    with progress(2) as done:
         assert threading.active_count() == threads
         done()
 

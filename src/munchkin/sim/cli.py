@@ -1,4 +1,4 @@
-"""`munchkin simulate`, `bench`, `profile` and `build-engine`: `register(app)` adds them to the
+"""`munchkin simulate`, `tournament`, `bench`, `profile` and `build-engine`: `register(app)` adds them to the
 main command."""
 
 from __future__ import annotations
@@ -8,48 +8,19 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeRemainingColumn,
-)
-from rich.text import Text
 
 from munchkin import bench as bench_module
 from munchkin import table_options
-from munchkin.cards.loader import CardLoadError
 from munchkin.engine import ENGINE
-from munchkin.sim.simulate import BOT_KINDS, SimConfig, cards_for, report_data, run_local, timed
+from munchkin.sim import tournament
+from munchkin.sim.console import check_config, check_sets, fail, names, run_games
+from munchkin.sim.simulate import BOT_KINDS, SimConfig, cards_for, report_data
 
 DEFAULT_OUT = Path("sim-report")
-
-
-def _names(text: str) -> tuple[str, ...]:
-    return tuple(name.strip() for name in text.split(",") if name.strip())
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(2)
-
-
-def _check_sets(sets: tuple[str, ...]) -> None:
-    """Refuse unknown card sets before any game starts."""
-    try:
-        cards_for(sets)
-    except CardLoadError as exc:
-        raise _fail(str(exc)) from None
 
 
 def _folder_for(out: Path) -> None:
@@ -57,37 +28,11 @@ def _folder_for(out: Path) -> None:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise _fail(f"cannot write to {out}: {exc.strerror or exc}") from None
+        raise fail(f"cannot write to {out}: {exc.strerror or exc}") from None
 
 
 def _cannot_write(path: Path, exc: OSError) -> typer.Exit:
-    return _fail(f"cannot write {path}: {exc.strerror or exc}")
-
-
-def _check(config: SimConfig) -> None:
-    """Refuse unknown bots and card sets before any game starts."""
-    unknown = [kind for kind in config.bots if kind not in BOT_KINDS]
-    if unknown or not config.bots:
-        raise _fail(f"unknown bots {unknown or '(none)'}; choose from {', '.join(BOT_KINDS)}")
-    _check_sets(config.sets)
-
-
-class _Rate(ProgressColumn):
-    """Games per second so far."""
-
-    def render(self, task: Task) -> Text:
-        return Text("" if task.speed is None else f"{task.speed:.2f} games/s")
-
-
-@contextmanager
-def _progress(total: int) -> Iterator[Callable[[], None]]:
-    """A progress bar on stderr; yields the function that counts one game done. The bar is
-    redrawn when a game is done rather than by a thread of its own, so that workers can be
-    forked (see `simulate.pool_context`)."""
-    columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(), _Rate(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), auto_refresh=False) as progress:
-        task = progress.add_task("games", total=total)
-        yield lambda: progress.update(task, advance=1, refresh=True)
+    return fail(f"cannot write {path}: {exc.strerror or exc}")
 
 
 def simulate(
@@ -118,25 +63,15 @@ def simulate(
     """Play many games between bots in parallel, every one by the same table options, and
     write a report (JSON, HTML, PNG)."""
     options = table_options.from_command_line(option or [])
-    config = SimConfig(games, players, _names(bots), _names(sets), seed, max_decisions, options)
-    _check(config)
+    config = SimConfig(games, players, names(bots), names(sets), seed, max_decisions, options)
+    check_config(config)
     _folder_for(out)
     try:
         from munchkin.sim.report import write_report  # matplotlib is loaded only here
     except ImportError as exc:
-        raise _fail(f"{exc}: install the report extra: pip install -e '.[report]'") from None
+        raise fail(f"{exc}: install the report extra: pip install -e '.[report]'") from None
 
-    with _progress(games) as done:
-        if ray:
-            from munchkin.sim.distributed import RayMissing, run_ray
-
-            try:
-                records, seconds = timed(lambda: run_ray(config, ray, done))
-            except RayMissing as exc:
-                raise _fail(str(exc)) from None
-        else:
-            records, seconds = timed(lambda: run_local(config, workers, done))
-    runner = f"ray ({ray})" if ray else f"local ({workers} worker{'s' if workers > 1 else ''})"
+    records, seconds, runner = run_games(config, workers, ray)
     data = report_data(config, records, seconds, runner)
     try:
         paths = write_report(data, out)
@@ -169,15 +104,15 @@ def bench(
 ) -> None:
     """Engine speed: games/s, decisions/s, legal_actions and copy times, memory per state,
     RLCard UNO for comparison, simulate speed-up; each also as a ratio to a baseline loop."""
-    settings = bench_module.BenchSettings(games, players, seed, _names(sets), samples, uno_games, sim_games)
-    _check_sets(settings.sets)
+    settings = bench_module.BenchSettings(games, players, seed, names(sets), samples, uno_games, sim_games)
+    check_sets(settings.sets)
     chosen = {"this": (), "both": bench_module.ENGINES}.get(engines, (engines,))
     if any(e not in bench_module.ENGINES for e in chosen):
-        raise _fail(f"--engines {engines}: choose this, pure, compiled or both")
+        raise fail(f"--engines {engines}: choose this, pure, compiled or both")
     try:
         figures = bench_module.run(settings, chosen)
     except bench_module.BenchError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     typer.echo(json.dumps(figures) if as_json else bench_module.as_text(figures))
 
 
@@ -191,14 +126,14 @@ def profile(
     """Where the engine's time goes: pyinstrument's profile of complete random games (the
     loop `bench` times), as an HTML page, with the slowest call paths printed. Always on the
     pure engine, the same source as the compiled one: a profiler sees Python functions only."""
-    settings = bench_module.BenchSettings(games, players, seed, _names(sets))
-    _check_sets(settings.sets)
+    settings = bench_module.BenchSettings(games, players, seed, names(sets))
+    check_sets(settings.sets)
     _folder_for(out.parent)
     if ENGINE == "compiled":  # a profiler sees Python frames only: profile the same source, pure
         try:
             importlib.import_module("pyinstrument")
         except ImportError as exc:
-            raise _fail(f"{exc}: install the bench extra: pip install -e '.[bench]'") from None
+            raise fail(f"{exc}: install the bench extra: pip install -e '.[bench]'") from None
         args = ["profile", "--out", str(out), "--games", str(games), "--players", str(players)]
         args += ["--seed", str(seed), "--sets", sets]
         code = "import sys; from munchkin.cli import app; sys.argv[0] = 'munchkin'; app()"
@@ -212,7 +147,7 @@ def profile(
     try:
         session = bench_module.profile_games(cards_for(settings.sets), settings)
     except ImportError as exc:
-        raise _fail(f"{exc}: install the bench extra: pip install -e '.[bench]'") from None
+        raise fail(f"{exc}: install the bench extra: pip install -e '.[bench]'") from None
     from pyinstrument.renderers import ConsoleRenderer, HTMLRenderer
 
     try:
@@ -238,8 +173,9 @@ def build_engine(
 
 
 def register(app: typer.Typer) -> None:
-    """Add `simulate`, `bench`, `profile` and `build-engine` to the main command."""
+    """Add `simulate`, `tournament`, `bench`, `profile` and `build-engine` to the main command."""
     app.command(epilog=table_options.epilog())(simulate)
+    app.command(epilog=table_options.epilog())(tournament.tournament)
     app.command()(bench)
     app.command()(profile)
     app.command(name="build-engine")(build_engine)
