@@ -1,0 +1,178 @@
+"""Single-observer information-set Monte Carlo tree search (Cowling, Powley and Whitehouse
+2012), as OpenSpiel's `ISMCTSBot` runs it, for the search bot (issue 16).
+
+One tree for the whole decision. Each iteration takes a fresh world (a determinization),
+walks the tree from the root by UCB, adds one node, plays the world on with the playout
+policy and backs up each player's own reward: an edge is valued by the player who
+chooses there (in Munchkin others decide inside our turn: responses, help, trades).
+
+A node stands for an information state of the searching seat: the root is its view; a
+node below is reached by the decisions taken since (who decided what; every action of the
+game is public, a card id or a player's name, never a hidden instance), whatever the
+world. Legal actions differ between worlds, so an edge counts its *availability* (the
+visits of its node in which it was legal) and UCB reads `log(available) / visits` in place
+of the parent's visits (Cowling et al.'s ISMCTS with availability counts).
+
+The heuristic bot's choice at the root, made from the same view, starts with `prior`
+visits at the root's mean value: the search turns away from it only when another action
+is measured better. The final choice is the most visited action.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from munchkin.bots.search_eval import PlayoutPolicy, evaluate
+from munchkin.engine.actions import Action
+from munchkin.engine.game import Game
+
+EXPLORATION = 0.7
+"""UCB's exploration constant (rewards are in [0, 1])."""
+
+
+class Edge:
+    """An action from a node: its visits, its reward sum for the player choosing, how often
+    it was legal when its node was visited, and the nodes below it by who decides next."""
+
+    __slots__ = ("available", "below", "total", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.total = 0.0
+        self.available = 0
+        self.below: dict[str, Node] = {}
+
+
+class Node:
+    """An information state of the searching seat: the edges tried from it."""
+
+    __slots__ = ("edges",)
+
+    def __init__(self) -> None:
+        self.edges: dict[Action, Edge] = {}
+
+
+@dataclass
+class SearchConfig:
+    """How much to search: `iterations` per decision, else `think_ms`; the playouts' length
+    and randomness; the heuristic's head start at the root."""
+
+    think_ms: float | None = 200.0
+    iterations: int | None = None
+    playout_decisions: int = 16
+    epsilon: float = 0.05
+    exploration: float = EXPLORATION
+    prior: int = 8
+
+
+@dataclass
+class SearchStats:
+    """What the last search did: iterations, time, each root action's visits and value."""
+
+    iterations: int = 0
+    seconds: float = 0.0
+    root: dict[Action, tuple[int, float]] = field(default_factory=dict)
+
+
+class Search:
+    """One decision's tree search."""
+
+    def __init__(self, config: SearchConfig, policy: PlayoutPolicy, rng: random.Random) -> None:
+        self.config = config
+        self.policy = policy
+        self.rng = rng
+
+    def run(
+        self,
+        player: str,
+        legal: Sequence[Action],
+        world: Callable[[], Game],
+        favourite: Action | None,
+        started: float,
+    ) -> tuple[Action, SearchStats]:
+        """The most visited of `legal` (the favourite counted with its head start) after the
+        budget's iterations, each on a new `world()`; the time budget counts from `started`."""
+        config = self.config
+        root = Node()
+        for action in legal:
+            root.edges[action] = Edge()
+        seats: dict[str, int] = {}
+        deadline = None if config.think_ms is None else started + config.think_ms / 1000
+        iterations = 0
+        root_sum = 0.0
+        while True:
+            if config.iterations is not None and iterations >= config.iterations:
+                break
+            if deadline is not None and iterations > 0 and time.perf_counter() >= deadline:
+                break
+            w = world()
+            if not seats:
+                seats.update({name: i for i, name in enumerate(w.players)})
+            rewards = self.iterate(w, root, player, seats)
+            root_sum += rewards[seats[player]]
+            iterations += 1
+        stats = SearchStats(iterations, time.perf_counter() - started)
+        root_mean = root_sum / max(1, iterations)
+        best, best_visits = legal[0], -1.0
+        for action in legal:
+            edge = root.edges[action]
+            visits = edge.visits + (config.prior if action == favourite else 0)
+            value = edge.total / edge.visits if edge.visits else root_mean
+            stats.root[action] = (edge.visits, value)
+            if visits > best_visits:
+                best, best_visits = action, visits
+        return best, stats
+
+    def iterate(self, world: Game, root: Node, player: str, seats: dict[str, int]) -> list[float]:
+        """One iteration on one world: select and expand down the tree, play out, back up."""
+        rng, config = self.rng, self.config
+        path: list[tuple[Edge, int]] = []
+        node, deciding = root, player
+        while True:
+            legal = world.legal_actions(deciding)
+            edges = node.edges
+            untried = []
+            for action in legal:
+                edge = edges.get(action)
+                if edge is None:
+                    edge = edges[action] = Edge()
+                edge.available += 1
+                if edge.visits == 0:
+                    untried.append(action)
+            if untried:
+                action = untried[0] if len(untried) == 1 else rng.choice(untried)
+            else:
+                action = self.select(edges, legal)
+            edge = edges[action]
+            path.append((edge, seats[deciding]))
+            world.apply(deciding, action)
+            if untried or world.over:
+                break
+            waiting = world.waiting_for()
+            deciding = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
+            below = edge.below.get(deciding)
+            if below is None:
+                below = edge.below[deciding] = Node()
+            node = below
+        self.policy.reset()
+        self.policy.play(world, config.playout_decisions)
+        rewards = evaluate(world)
+        for edge, seat in path:
+            edge.visits += 1
+            edge.total += rewards[seat]
+        return rewards
+
+    def select(self, edges: dict[Action, Edge], legal: Sequence[Action]) -> Action:
+        """UCB with availability among the legal actions (ties to the first)."""
+        c = self.config.exploration
+        best, best_value = legal[0], -math.inf
+        for action in legal:
+            edge = edges[action]
+            value = edge.total / edge.visits + c * math.sqrt(math.log(edge.available) / edge.visits)
+            if value > best_value:
+                best, best_value = action, value
+        return best
