@@ -13,9 +13,9 @@ world. Legal actions differ between worlds, so an edge counts its *availability*
 visits of its node in which it was legal) and UCB reads `log(available) / visits` in place
 of the parent's visits (Cowling et al.'s ISMCTS with availability counts).
 
-The heuristic bot's choice at the root, made from the same view, starts with `prior`
-visits at the root's mean value: the search turns away from it only when another action
-is measured better. The final choice is the most visited action.
+The heuristic bot's choice at the root, made from the same view, is tried first and
+counted with a head start of `prior_share` of the iterations when the most visited action
+is chosen: the search turns away from it only when UCB kept preferring another.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from munchkin.bots.search_eval import PlayoutPolicy, evaluate
 from munchkin.engine.actions import Action
 from munchkin.engine.game import Game
 
-EXPLORATION = 0.7
+EXPLORATION = 0.5
 """UCB's exploration constant (rewards are in [0, 1])."""
 
 
@@ -59,14 +59,14 @@ class Node:
 @dataclass
 class SearchConfig:
     """How much to search: `iterations` per decision, else `think_ms`; the playouts' length
-    and randomness; the heuristic's head start at the root."""
+    and randomness; the heuristic's head start at the root (a share of the iterations)."""
 
     think_ms: float | None = 200.0
     iterations: int | None = None
     playout_decisions: int = 16
     epsilon: float = 0.05
     exploration: float = EXPLORATION
-    prior: int = 8
+    prior_share: float = 0.25
 
 
 @dataclass
@@ -85,6 +85,8 @@ class Search:
         self.config = config
         self.policy = policy
         self.rng = rng
+        self.root = Node()
+        self.favourite: Action | None = None
 
     def run(
         self,
@@ -100,6 +102,8 @@ class Search:
         root = Node()
         for action in legal:
             root.edges[action] = Edge()
+        self.favourite = favourite
+        self.root = root
         seats: dict[str, int] = {}
         deadline = None if config.think_ms is None else started + config.think_ms / 1000
         iterations = 0
@@ -117,10 +121,11 @@ class Search:
             iterations += 1
         stats = SearchStats(iterations, time.perf_counter() - started)
         root_mean = root_sum / max(1, iterations)
+        head_start = config.prior_share * iterations
         best, best_visits = legal[0], -1.0
         for action in legal:
             edge = root.edges[action]
-            visits = edge.visits + (config.prior if action == favourite else 0)
+            visits = edge.visits + (head_start if action == favourite else 0)
             value = edge.total / edge.visits if edge.visits else root_mean
             stats.root[action] = (edge.visits, value)
             if visits > best_visits:
@@ -144,7 +149,10 @@ class Search:
                 if edge.visits == 0:
                     untried.append(action)
             if untried:
-                action = untried[0] if len(untried) == 1 else rng.choice(untried)
+                if node is root and self.favourite in untried:
+                    action = self.favourite
+                else:
+                    action = untried[0] if len(untried) == 1 else rng.choice(untried)
             else:
                 action = self.select(edges, legal)
             edge = edges[action]

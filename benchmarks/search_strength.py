@@ -1,0 +1,132 @@
+"""The search bot's strength and speed (issue 16): one search bot against three opponents
+of a kind, seats rotated as `munchkin simulate` rotates them, in one process.
+
+Each game is written as one JSON line to `--out` as soon as it ends (a long run can be
+stopped at any time and summed up with `--summary`): the seats' kinds, the winners' kinds,
+the turns, and the search bot's searched decisions (their time in ms and iterations; a
+forced decision is not searched and not counted). The summary gives the search bot's win
+rate with its Wilson 95% interval (a shared win counts as a win), the median decision time
+against the budget and the iterations per decision and per second.
+
+    nice -n 10 .venv/bin/python benchmarks/search_strength.py --against heuristic \\
+        --games 40 --think-ms 100 --out /tmp/vs_heuristic.jsonl
+    .venv/bin/python benchmarks/search_strength.py --summary /tmp/vs_heuristic.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from munchkin.bots.registry import make_bot
+from munchkin.bots.search import SearchBot
+from munchkin.cards.loader import load_builtin_sets
+from munchkin.match import play_match, seat_players
+from munchkin.sim.simulate import derive_seed, seat_kinds
+from munchkin.sim.stats import wilson
+
+PLAYERS = 4
+
+
+def play(index: int, args: argparse.Namespace) -> dict[str, Any]:
+    """Game `index`: the bot measured (`--bot`; `heuristic` for a baseline on the same seeds)
+    in seat `index % 4`, the opponents elsewhere."""
+    cards = load_builtin_sets(args.sets.split(","))
+    seed = derive_seed(args.seed, index)
+    kinds = seat_kinds([args.bot] + [args.against] * (PLAYERS - 1), PLAYERS, index)
+    bots = [
+        make_bot(kind, derive_seed(seed, seat), cards, think_ms=args.think_ms, iterations=args.iterations)
+        for seat, kind in enumerate(kinds)
+    ]
+    searched: list[tuple[float, int]] = []
+    for bot in bots:
+        if isinstance(bot, SearchBot):
+            choose = bot.choose
+
+            def timed(view: Any, bot: SearchBot = bot, choose: Any = choose) -> Any:
+                action = choose(view)
+                if bot.last.iterations:
+                    searched.append((round(bot.last.seconds * 1000, 2), bot.last.iterations))
+                return action
+
+            bot.choose = timed  # type: ignore[method-assign]
+    started = time.perf_counter()
+    result = play_match(cards, PLAYERS, seed, bots, max_decisions=args.max_decisions)
+    seat_of = {name: i for i, (name, _) in enumerate(seat_players(PLAYERS))}
+    return {
+        "index": index,
+        "seed": seed,
+        "kinds": kinds,
+        "winners": [kinds[seat_of[w]] for w in result.winners],
+        "turns": result.turns,
+        "decisions": len(result.decisions),
+        "seconds": round(time.perf_counter() - started, 2),
+        "searched": searched,
+        "budget": {"think_ms": args.think_ms, "iterations": args.iterations},
+    }
+
+
+def summary(path: Path, bot: str) -> dict[str, Any]:
+    """The win rate, decision times and iterations of the games in `path`."""
+    games = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    if not games:
+        raise SystemExit(f"{path}: no games recorded yet")
+    wins = sum(1 for g in games if bot in g["winners"])
+    low, high = wilson(wins, len(games))
+    times = [ms for g in games for ms, _ in g["searched"]]
+    iterations = [n for g in games for _, n in g["searched"]]
+    return {
+        "file": str(path),
+        "games": len(games),
+        "wins": wins,
+        "win_rate": round(wins / len(games), 3),
+        "ci95": [round(low, 3), round(high, 3)],
+        "budget": games[0]["budget"],
+        "searched_decisions": len(times),
+        "median_decision_ms": round(statistics.median(times), 1) if times else None,
+        "p90_decision_ms": round(statistics.quantiles(times, n=10)[-1], 1) if len(times) > 1 else None,
+        "median_iterations": statistics.median(iterations) if iterations else None,
+        "iterations_per_second": round(sum(iterations) / (sum(times) / 1000), 1) if times else None,
+        "median_turns": statistics.median(g["turns"] for g in games),
+        "abandoned": sum(1 for g in games if not g["winners"]),
+        "seconds": round(sum(g["seconds"] for g in games)),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bot", default="search", choices=("search", "cheat", "heuristic"))
+    parser.add_argument("--against", default="heuristic", choices=("heuristic", "random", "search"))
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--first", type=int, default=0, help="index of the first game (to resume)")
+    parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--sets", default="base")
+    parser.add_argument("--think-ms", type=float, default=None)
+    parser.add_argument("--iterations", type=int, default=None)
+    parser.add_argument("--max-decisions", type=int, default=100_000)
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--summary", type=Path, help="sum up a file of recorded games and stop")
+    args = parser.parse_args(argv)
+    if args.summary:
+        print(json.dumps(summary(args.summary, args.bot), indent=1))
+        return
+    if args.out is None:
+        parser.error("--out is required to record games")
+    if args.think_ms is None and args.iterations is None:
+        parser.error("give the search bot's budget: --think-ms or --iterations")
+    with args.out.open("a") as out:
+        for index in range(args.first, args.first + args.games):
+            record = play(index, args)
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+            print(index, record["winners"], record["turns"], record["seconds"], file=sys.stderr, flush=True)
+    print(json.dumps(summary(args.out, args.bot), indent=1))
+
+
+if __name__ == "__main__":
+    main()
