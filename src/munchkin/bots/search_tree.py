@@ -111,8 +111,11 @@ class Search:
         while True:
             if config.iterations is not None and iterations >= config.iterations:
                 break
-            if deadline is not None and iterations > 0 and time.perf_counter() >= deadline:
-                break
+            if deadline is not None and iterations > 0:
+                # Stop when one more iteration, as long as the mean one, would overrun.
+                now = time.perf_counter()
+                if now + (now - started) / iterations > deadline:
+                    break
             w = world()
             if not seats:
                 seats.update({name: i for i, name in enumerate(w.players)})
