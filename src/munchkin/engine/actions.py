@@ -5,7 +5,7 @@ Cards are named by card id (the same id names every copy), players by name.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 CARD_VERBS = frozenset(
     {
@@ -103,10 +103,8 @@ class Action(NamedTuple):
         return " ".join(parts)
 
 
-_MADE: dict[tuple[object, ...], Action] = {}
-"""Every action `action` has made, by its fields: lists of legal actions repeat the same
-ones decision after decision, and an action is an immutable value."""
-MADE_LIMIT = 100_000
+_PLAIN: Final[dict[str, dict[str | None, Action]]] = {}
+"""The actions of a verb and its argument alone, by verb and argument."""
 
 
 def action(
@@ -121,15 +119,21 @@ def action(
     reward: int = 0,
     helper_escapes: bool = False,
 ) -> Action:
-    """`Action(...)`, made once per value: the option listers build every legal action with
-    it (calling the class, or even `tuple.__new__`, costs several times a look-up)."""
-    fields = (verb, arg, target, on, hireling, cards, give, take, reward, helper_escapes)
-    made = _MADE.get(fields)
-    if made is None:
-        if len(_MADE) >= MADE_LIMIT:
-            _MADE.clear()
-        made = _MADE[fields] = tuple.__new__(Action, fields)
-    return made
+    """`Action(...)`, built faster: the option listers build every legal action with it. An
+    action of a verb and its argument alone (most of them) is made once and found again:
+    lists of legal actions repeat the same ones decision after decision, and an action is
+    an immutable value. Others are built with `tuple.__new__`, which costs less than calling
+    the class (and than finding one by all its fields)."""
+    plain = target is None and on is None and hireling is None
+    if plain and not (cards or give or take or reward or helper_escapes):
+        by_arg = _PLAIN.get(verb)
+        if by_arg is None:
+            by_arg = _PLAIN[verb] = {}
+        made = by_arg.get(arg)
+        if made is None:
+            made = by_arg[arg] = tuple.__new__(Action, (verb, arg, None, None, None, (), (), (), 0, False))
+        return made
+    return tuple.__new__(Action, (verb, arg, target, on, hireling, cards, give, take, reward, helper_escapes))
 
 
 def action_to_dict(action: Action) -> dict[str, object]:
