@@ -92,9 +92,12 @@ class PlayoutPolicy:
         for bot in self.bots.values():
             bot.memory = Memory()
 
-    def decide(self, world: Game, player: str) -> None:
-        """One decision of `player` in `world`, applied."""
+    def decide(self, world: Game, player: str) -> bool:
+        """One decision of `player` in `world`, applied; False if they have none to make
+        (a world whose guesses about others went wrong)."""
         legal = world.legal_actions(player)
+        if not legal:
+            return False
         if len(legal) == 1:
             action = legal[0]
         elif self.rng.random() < self.epsilon:
@@ -102,6 +105,7 @@ class PlayoutPolicy:
         else:
             action = self.bots[player].choose(view(world, player))
         world.apply(player, action)
+        return True
 
     def play(self, world: Game, decisions: int) -> None:
         """Play `world` on for at most `decisions` decisions, or to its end."""
@@ -110,4 +114,5 @@ class PlayoutPolicy:
             if world.over:
                 return
             waiting = world.waiting_for()
-            self.decide(world, waiting[0] if len(waiting) == 1 else rng.choice(waiting))
+            if not self.decide(world, waiting[0] if len(waiting) == 1 else rng.choice(waiting)):
+                return

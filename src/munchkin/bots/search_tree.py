@@ -71,11 +71,14 @@ class SearchConfig:
 
 @dataclass
 class SearchStats:
-    """What the last search did: iterations, time, each root action's visits and value."""
+    """What the last search did: iterations, time, each root action's visits and value,
+    worlds broken off."""
 
     iterations: int = 0
     seconds: float = 0.0
     root: dict[Action, tuple[int, float]] = field(default_factory=dict)
+    broken: int = 0
+    """Worlds that broke off early (see `Search.iterate`)."""
 
 
 class Search:
@@ -87,6 +90,7 @@ class Search:
         self.rng = rng
         self.root = Node()
         self.favourite: Action | None = None
+        self.broken = 0
 
     def run(
         self,
@@ -120,9 +124,10 @@ class Search:
             if not seats:
                 seats.update({name: i for i, name in enumerate(w.players)})
             rewards = self.iterate(w, root, player, seats)
-            root_sum += rewards[seats[player]]
+            if rewards is not None:
+                root_sum += rewards[seats[player]]
             iterations += 1
-        stats = SearchStats(iterations, time.perf_counter() - started)
+        stats = SearchStats(iterations, time.perf_counter() - started, broken=self.broken)
         root_mean = root_sum / max(1, iterations)
         head_start = config.prior_share * iterations
         best, best_visits = legal[0], -1.0
@@ -135,13 +140,40 @@ class Search:
                 best, best_visits = action, visits
         return best, stats
 
-    def iterate(self, world: Game, root: Node, player: str, seats: dict[str, int]) -> list[float]:
-        """One iteration on one world: select and expand down the tree, play out, back up."""
-        rng, config = self.rng, self.config
+    def iterate(self, world: Game, root: Node, player: str, seats: dict[str, int]) -> list[float] | None:
+        """One iteration on one world: select and expand down the tree, play out, back up.
+
+        A world is consistent with the searching seat's view, but what others know or were
+        asked is guessed: when a guess breaks the rules' bookkeeping (a question to another
+        seat whose options the view does not show, say), the world stops there, counted in
+        `broken`, and is valued as it stands (or not at all, if even that fails)."""
         path: list[tuple[Edge, int]] = []
+        try:
+            self.descend(world, root, player, seats, path)
+            self.policy.reset()
+            self.policy.play(world, self.config.playout_decisions)
+        except Exception:
+            self.broken += 1
+        try:
+            rewards = evaluate(world)
+        except Exception:
+            return None
+        for edge, seat in path:
+            edge.visits += 1
+            edge.total += rewards[seat]
+        return rewards
+
+    def descend(
+        self, world: Game, root: Node, player: str, seats: dict[str, int], path: list[tuple[Edge, int]]
+    ) -> None:
+        """Down the tree by UCB, applying each choice to `world`, until a node is added or
+        the game ends; the edges taken are appended to `path`."""
+        rng = self.rng
         node, deciding = root, player
         while True:
             legal = world.legal_actions(deciding)
+            if not legal:
+                raise LookupError(f"{deciding} is waited for with nothing to do")
             edges = node.edges
             untried = []
             for action in legal:
@@ -162,20 +194,13 @@ class Search:
             path.append((edge, seats[deciding]))
             world.apply(deciding, action)
             if untried or world.over:
-                break
+                return
             waiting = world.waiting_for()
             deciding = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
             below = edge.below.get(deciding)
             if below is None:
                 below = edge.below[deciding] = Node()
             node = below
-        self.policy.reset()
-        self.policy.play(world, config.playout_decisions)
-        rewards = evaluate(world)
-        for edge, seat in path:
-            edge.visits += 1
-            edge.total += rewards[seat]
-        return rewards
 
     def select(self, edges: dict[Action, Edge], legal: Sequence[Action]) -> Action:
         """UCB with availability among the legal actions (ties to the first)."""

@@ -32,6 +32,7 @@ from munchkin.engine.game import Game
 from munchkin.engine.options import TableOptions
 from munchkin.engine.rules.character import is_class
 from munchkin.engine.rules.combat import monster_treasures
+from munchkin.engine.rules.turn import charity_takers
 from munchkin.engine.setup import HirelingSetup, PlayerSetup, Position, build
 from munchkin.engine.state import Combat, GameState, Offer, Pending, Prompt
 from munchkin.views import PlayerView
@@ -65,6 +66,10 @@ class WorldSampler:
         self.doors = [inst for inst in self.hidden if g.defs[inst].deck == "door"]
         self.treasures = [inst for inst in self.hidden if g.defs[inst].deck != "door"]
         self.door_count, self.treasure_count = len(g.door_deck), len(g.treasure_deck)
+        prompt = g.prompt
+        self.others_charity = (
+            prompt if prompt and prompt.player != self.seat and prompt.kind in CHARITY else None
+        )
 
     # -- sampling ------------------------------------------------------------------------
 
@@ -89,6 +94,8 @@ class WorldSampler:
             g.players[seat].hand = rest[start : start + count]
             start += count
         g.dice = Dice(rng.getrandbits(64))
+        if self.others_charity is not None:
+            g.prompt = _charity(g, self.others_charity)
 
     # -- the template ----------------------------------------------------------------------
 
@@ -303,7 +310,10 @@ class WorldSampler:
 
     def _prompt(self, g: GameState, view: dict[str, Any]) -> Prompt:
         seat = self._seat_of(view["player"])
-        options = tuple(view["options"]) or ("decline",)
+        options = tuple(view["options"])
+        if not options and view["kind"] == "loot":
+            options = tuple(g.distinct_ids(g.body))  # the body is face up
+        options = options or ("decline",)
         about = view.get("about")
         source = _find_anywhere(g, about) if about else None
         kind = view["kind"]
@@ -331,6 +341,21 @@ class WorldSampler:
 
     def _legal(self, verb: str) -> bool:
         return any(a.verb == verb for a in self.legal)
+
+
+CHARITY = ("charity", "charity_to")
+"""Questions about the asked seat's hand (B5): for another seat, made again from each
+world's deal."""
+
+
+def _charity(g: GameState, prompt: Prompt) -> Prompt:
+    """Another seat's charity question as this world's deal makes it: the cards of its hand
+    to give, or who may take the card it gives (a card of its hand)."""
+    hand = g.players[prompt.player].hand
+    if prompt.kind == "charity":
+        return Prompt(prompt.player, "charity", tuple(g.distinct_ids(hand)) or ("decline",))
+    takers = tuple(g.players[i].name for i in charity_takers(g, prompt.player))
+    return Prompt(prompt.player, "charity_to", takers or ("decline",), (hand[0] if hand else 0,))
 
 
 # -- reading the view ----------------------------------------------------------------------
