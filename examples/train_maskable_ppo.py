@@ -8,11 +8,20 @@ After training, it plays `--eval-games` games against three random bots and as m
 against three heuristic bots, on seeds it never trained on, and the figures, the learning
 curve (a PNG) and the model are written.
 
+With `--clone-games N`, the policy first learns to copy the heuristic bot (behaviour
+cloning): N games in which the heuristic bot decides for the learner's seat give, per
+decision, the observation, the legal ids and the catalog id of the heuristic's choice
+(`Catalog.encode`'s table read backwards); the policy is trained on them with a
+cross-entropy over its masked logits (and its value head on the discounted returns) for
+`--clone-epochs` epochs, saved as `cloned.zip`, measured (`--clone-eval-games`), and PPO goes
+on from there.
+
     .venv/bin/pip install -e '.[rl]'
     .venv/bin/python examples/train_maskable_ppo.py --steps 200000 --out runs/ppo \
         --plot docs/rl-learning-curve.png
 
-A smoke run (as CI does): `--steps 2048 --n-steps 256 --eval-games 2`.
+A smoke run (as CI does): `--steps 2048 --n-steps 256 --eval-games 2`; with cloning, add
+`--clone-games 2 --clone-epochs 2`.
 """
 
 from __future__ import annotations
@@ -22,11 +31,13 @@ import importlib
 import json
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.monitor import Monitor
@@ -34,9 +45,149 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
 from munchkin.rl import single_agent
 from munchkin.rl.sb3 import FactoredPolicy
+from munchkin.views import view
 
 EVAL_SEED = 1_000_000
 """Evaluation games use seeds from here on; training games draw theirs from `--seed`."""
+CLONE_SEED = 2_000_000
+"""The cloning games use seeds from here on (plus 10,000 per `--seed`)."""
+GAMMA = 0.995
+
+
+@dataclass
+class Demonstrations:
+    """The heuristic bot's decisions in the learner's seat: per decision, the observation,
+    the legal ids, the id it chose and the discounted return from there on."""
+
+    obs: np.ndarray
+    legal: list[np.ndarray]
+    chosen: np.ndarray
+    returns: np.ndarray
+    games: int
+    wins: int
+    off_catalog: int
+    """Decisions where the heuristic chose an action no id expresses (an id was played
+    instead, and the decision left out)."""
+
+
+def demonstrations(
+    games: int, opponents: Sequence[str], first_seed: int, shaping: float, max_decisions: int
+) -> Demonstrations:
+    """Play `games` games with the heuristic bot in the learner's seat (see the module's text)."""
+    from munchkin.bots.heuristic import HeuristicBot
+
+    env = single_agent(opponents=tuple(opponents), seat=None, shaping=shaping, max_decisions=max_decisions)
+    obs_rows: list[np.ndarray] = []
+    legal: list[np.ndarray] = []
+    chosen: list[int] = []
+    returns: list[float] = []
+    wins = off_catalog = 0
+    for k in range(games):
+        obs, info = env.reset(seed=first_seed + k)
+        teacher = HeuristicBot(env.game_seed * 10 + env.seat, env.cards)
+        me = env.names[env.seat]
+        rewards: list[float] = []
+        kept: list[bool] = []
+        done = False
+        while not done:
+            assert env.game is not None
+            choice = teacher.choose(view(env.game, me))
+            ids = [i for i, a in env.legal.actions.items() if a == choice]
+            if ids:
+                obs_rows.append(obs)
+                legal.append(info["legal_action_ids"])
+                chosen.append(ids[0])
+            else:
+                off_catalog += 1
+            action = ids[0] if ids else int(info["legal_action_ids"][0])
+            obs, reward, terminated, cut, info = env.step(action)
+            rewards.append(float(reward))
+            kept.append(bool(ids))
+            done = terminated or cut
+        wins += int(info["won"])
+        ahead = 0.0
+        game_returns: list[float] = []
+        for reward, keep in zip(reversed(rewards), reversed(kept), strict=True):
+            ahead = reward + GAMMA * ahead
+            if keep:
+                game_returns.append(ahead)
+        returns += reversed(game_returns)
+    return Demonstrations(
+        np.array(obs_rows, np.float32).reshape(len(obs_rows), -1),
+        legal,
+        np.array(chosen, np.int64),
+        np.array(returns, np.float32),
+        games,
+        wins,
+        off_catalog,
+    )
+
+
+def _mask(demos: Demonstrations, rows: np.ndarray, size: int) -> torch.Tensor:
+    mask = torch.zeros((len(rows), size), dtype=torch.bool)
+    for r, j in enumerate(rows):
+        mask[r, torch.as_tensor(demos.legal[j])] = True
+    return mask
+
+
+def _logits_and_values(
+    model: MaskablePPO, obs: torch.Tensor, mask: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """The policy's logits, masked (an illegal id at -1e9), and its values."""
+    policy = model.policy
+    latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(obs))
+    logits = policy.action_net(latent_pi).masked_fill(~mask, -1e9)
+    return logits, policy.value_net(latent_vf).squeeze(-1)
+
+
+def agreement(model: MaskablePPO, demos: Demonstrations, batch_size: int = 512) -> float:
+    """How often the policy's likeliest legal action is the heuristic's choice."""
+    size = int(model.action_space.n)  # type: ignore[attr-defined]
+    agree = 0
+    with torch.no_grad():
+        for start in range(0, len(demos.chosen), batch_size):
+            rows = np.arange(start, min(start + batch_size, len(demos.chosen)))
+            logits, _ = _logits_and_values(model, torch.as_tensor(demos.obs[rows]), _mask(demos, rows, size))
+            agree += int((logits.argmax(1).numpy() == demos.chosen[rows]).sum())
+    return agree / max(1, len(demos.chosen))
+
+
+def clone(
+    model: MaskablePPO, demos: Demonstrations, epochs: int, batch_size: int, lr: float, seed: int = 0
+) -> list[dict[str, float]]:
+    """Train the policy to pick the heuristic's choices (cross-entropy over the masked
+    logits) and its value head on their returns; per epoch, the mean loss and how often
+    the policy's likeliest action is the heuristic's, both measured while training."""
+    policy = model.policy
+    policy.set_training_mode(True)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
+    size = int(model.action_space.n)  # type: ignore[attr-defined]
+    rng = np.random.default_rng(seed)
+    history: list[dict[str, float]] = []
+    n = len(demos.chosen)
+    for _ in range(epochs):
+        loss_sum = value_sum = agree = 0.0
+        order = rng.permutation(n)
+        for start in range(0, n, batch_size):
+            rows = order[start : start + batch_size]
+            obs = torch.as_tensor(demos.obs[rows])
+            mask = _mask(demos, rows, size)
+            target = torch.as_tensor(demos.chosen[rows])
+            logits, values = _logits_and_values(model, obs, mask)
+            cross = F.cross_entropy(logits, target)
+            value_loss = F.mse_loss(values, torch.as_tensor(demos.returns[rows]))
+            optimizer.zero_grad()
+            (cross + 0.5 * value_loss).backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+            optimizer.step()
+            loss_sum += cross.item() * len(rows)
+            value_sum += value_loss.item() * len(rows)
+            agree += float((logits.argmax(1) == target).sum())
+        seen = max(1, n)
+        history.append({"loss": loss_sum / seen, "value_loss": value_sum / seen, "agreement": agree / seen})
+        print(f"cloning epoch {len(history)}: {history[-1]}", flush=True)
+    policy.set_training_mode(False)
+    return history
 
 
 def make_env(opponents: Sequence[str], seed: int, shaping: float, max_decisions: int) -> Callable[[], Any]:
@@ -52,13 +203,16 @@ def make_env(opponents: Sequence[str], seed: int, shaping: float, max_decisions:
 
 class WinCurve(BaseCallback):
     """Each finished training game: the step count and whether the learner won; a progress
-    line every `every` steps."""
+    line every `every` steps, then the model and the curve so far saved in `out` (if given);
+    training stops early once `deadline` (a `time.time()`) has passed."""
 
-    def __init__(self, every: int = 10_000) -> None:
+    def __init__(self, every: int = 10_000, out: Path | None = None, deadline: float | None = None) -> None:
         super().__init__()
         self.games: list[tuple[int, bool]] = []
         self.started = time.perf_counter()
         self.every, self.next = every, every
+        self.out, self.deadline = out, deadline
+        self.stopped_early = False
 
     def _on_step(self) -> bool:
         for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
@@ -73,6 +227,12 @@ class WinCurve(BaseCallback):
                 f"{self.num_timesteps} steps, {elapsed:.0f} s, {len(self.games)} games, win rate {rate}",
                 flush=True,
             )
+            if self.out is not None:
+                self.model.save(self.out / "model.zip")
+                (self.out / "curve.json").write_text(json.dumps(self.games) + "\n")
+        if self.deadline is not None and time.time() > self.deadline:
+            self.stopped_early = True
+            return False
         return True
 
 
@@ -110,14 +270,25 @@ def evaluate(
     }
 
 
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's 95% interval of a win rate."""
+    if not games:
+        return (0.0, 1.0)
+    rate = wins / games
+    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * np.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return (float(centre - half), float(centre + half))
+
+
 def plot(curve: list[tuple[int, bool]], window: int, figures: dict[str, Any], path: Path) -> None:
-    """The training games' win rate (moving average) against the steps trained."""
+    """The training games' win rate (moving average) against the steps trained, with the
+    evaluations (95% intervals): the cloned policy's at step 0, the trained one's at the end."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
     if curve:
         steps = np.array([s for s, _ in curve])
         won = np.array([w for _, w in curve], float)
@@ -125,24 +296,88 @@ def plot(curve: list[tuple[int, bool]], window: int, figures: dict[str, Any], pa
         rate = np.convolve(won, np.ones(width) / width, mode="valid")
         ax.plot(steps[width - 1 :], rate, label=f"training games vs random bots ({width}-game average)")
     ax.axhline(0.25, color="grey", linestyle=":", label="an equal share (25%)")
-    for name, marker in (("vs_random", "o"), ("vs_heuristic", "s")):
-        result = figures.get(name)
-        if result:
-            ax.plot(
-                [figures["steps"]],
-                [result["win_rate"]],
-                marker,
-                label=f"after training, {result['games']} games {name.replace('_', ' ')} bots",
-            )
-    ax.set_xlabel("learner steps")
+    cloned = figures.get("cloned") or {}
+    if cloned.get("games"):
+        share = cloned["heuristic_wins"] / cloned["games"]
+        label = f"the heuristic bot vs random bots ({cloned['games']} cloning games)"
+        ax.axhline(share, color="grey", linestyle="--", label=label)
+    points = [(0, cloned, "cloned policy"), (figures.get("steps", 0), figures, "after PPO")]
+    nudge = 0.008 * max(1, figures.get("steps", 0))  # the two kinds of bots side by side
+    for x, source, when in points:
+        for name, marker, colour, dx in (
+            ("vs_random", "o", "tab:green", -nudge),
+            ("vs_heuristic", "s", "tab:red", nudge),
+        ):
+            result = source.get(name)
+            if result:
+                low, high = wilson(result["wins"], result["games"])
+                rate = result["win_rate"]
+                ax.errorbar(
+                    [x + dx],
+                    [rate],
+                    yerr=[[rate - low], [high - rate]],
+                    fmt=marker,
+                    color=colour,
+                    capsize=3,
+                    label=f"{when}, {result['games']} games {name.replace('_', ' ')} bots",
+                )
+    ax.set_xlabel("PPO learner steps")
     ax.set_ylabel("win rate")
     ax.set_ylim(0, 1)
-    ax.set_title("MaskablePPO learner, 4 players, base set")
-    ax.legend(loc="upper left", fontsize=8)
+    start = "cloned from the heuristic bot, then " if cloned else ""
+    ax.set_title(f"Munchkin learner ({start}MaskablePPO), 4 players, base set", fontsize=10)
+    ax.legend(loc="best", fontsize=7)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def combine(run: Path, evaluations: Sequence[Path], out: Path, plot_path: Path | None) -> dict[str, Any]:
+    """A training run's figures (`run`/figures.json, curve.json) with evaluations made apart
+    (`--load`, each a figures.json or a folder holding one): games against the same bots
+    added up, those of `cloned.zip` under "cloned"; win rates with 95% intervals; the plot."""
+    figures = json.loads((run / "figures.json").read_text())
+    curve = [(int(s), bool(w)) for s, w in json.loads((run / "curve.json").read_text())]
+    seen: dict[tuple[int, str], set[int]] = {}
+    for holder in (figures, figures.setdefault("cloned", None) or {}):
+        for name, result in holder.items():
+            if name.startswith("vs_"):
+                seen[(id(holder), name)] = set(
+                    range(result["first_game"], result["first_game"] + result["games"])
+                )
+    for source in evaluations:
+        path = source / "figures.json" if source.is_dir() else source
+        found = json.loads(path.read_text())
+        if Path(found["model"]).name == "cloned.zip":
+            into = figures["cloned"] = figures.get("cloned") or {}
+        else:
+            into = figures
+        for name, result in found.items():
+            if not name.startswith("vs_"):
+                continue
+            key = f"{name}_deterministic" if result["deterministic"] else name
+            total = into.setdefault(key, {**result, "games": 0, "wins": 0, "truncated": 0, "seconds": 0.0})
+            seeds = set(range(result["first_game"], result["first_game"] + result["games"]))
+            played = seen.setdefault((id(into), key), set())
+            if played & seeds:
+                raise ValueError(f"{path}: {key} games already counted (the same evaluation seeds)")
+            played |= seeds
+            steps = total["learner_steps_per_game"] * total["games"]
+            steps += result["learner_steps_per_game"] * result["games"]
+            for field in ("games", "wins", "truncated", "seconds"):
+                total[field] += result[field]
+            total["learner_steps_per_game"] = steps / total["games"]
+            total["first_game"] = min(total["first_game"], result["first_game"])
+    for holder in (figures, figures.get("cloned") or {}):
+        for name, result in holder.items():
+            if name.startswith("vs_"):
+                result["win_rate"] = result["wins"] / max(1, result["games"])
+                result["interval_95"] = wilson(result["wins"], result["games"])
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "figures.json").write_text(json.dumps(figures, indent=2) + "\n")
+    plot(curve, 200, figures, plot_path or out / "learning-curve.png")
+    return figures
 
 
 def run_evaluations(model: MaskablePPO, args: argparse.Namespace, figures: dict[str, Any]) -> None:
@@ -155,6 +390,35 @@ def run_evaluations(model: MaskablePPO, args: argparse.Namespace, figures: dict[
             )
             figures[f"vs_{kind}"] = {**result, "seconds": time.perf_counter() - start}
         (args.out / "figures.json").write_text(json.dumps(figures, indent=2) + "\n")
+
+
+def run_cloning(model: MaskablePPO, args: argparse.Namespace) -> dict[str, Any]:
+    """Copy the heuristic bot (see the module's text), save and measure the cloned policy."""
+    start = time.perf_counter()
+    first = CLONE_SEED + 10_000 * args.seed
+    demos = demonstrations(args.clone_games, [args.opponents] * 3, first, args.shaping, args.max_decisions)
+    played = time.perf_counter() - start
+    print(f"{len(demos.chosen)} heuristic decisions in {demos.games} games, {played:.0f} s", flush=True)
+    history = clone(model, demos, args.clone_epochs, args.clone_batch, args.clone_lr, args.seed)
+    model.save(args.out / "cloned.zip")
+    result: dict[str, Any] = {
+        "games": demos.games,
+        "decisions": len(demos.chosen),
+        "heuristic_wins": demos.wins,
+        "off_catalog": demos.off_catalog,
+        "epochs": history,
+        "seconds": time.perf_counter() - start,
+    }
+    if args.clone_eval_games:
+        at = time.perf_counter()
+        games, first = args.clone_eval_games, args.eval_first
+        result["vs_random"] = evaluate(
+            model, ["random"] * 3, games, args.max_decisions, first, args.deterministic
+        )
+        result["vs_random"]["seconds"] = time.perf_counter() - at
+        print(f"cloned policy vs random bots: {result['vs_random']['win_rate']:.3f}", flush=True)
+    (args.out / "cloned.json").write_text(json.dumps(result, indent=2) + "\n")
+    return result
 
 
 def evaluate_only(args: argparse.Namespace) -> dict[str, Any]:
@@ -181,7 +445,13 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--lr", type=float, default=3e-4, help="learning rate")
     parser.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus")
+    parser.add_argument("--clip", type=float, default=0.2, help="PPO's clip range")
     parser.add_argument("--hidden", type=int, default=128, help="units of the two hidden layers")
+    parser.add_argument("--clone-games", type=int, default=0, help="games of the heuristic bot to copy first")
+    parser.add_argument("--clone-epochs", type=int, default=4, help="passes over the cloning decisions")
+    parser.add_argument("--clone-lr", type=float, default=1e-3, help="learning rate of the cloning")
+    parser.add_argument("--clone-batch", type=int, default=256, help="decisions per cloning step")
+    parser.add_argument("--clone-eval-games", type=int, default=0, help="cloned policy vs random bots: games")
     parser.add_argument(
         "--policy",
         choices=("factored", "mlp"),
@@ -193,6 +463,17 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--eval-first", type=int, default=0, help="first evaluation game (seed offset)")
     parser.add_argument("--deterministic", action="store_true", help="evaluate the likeliest actions")
     parser.add_argument("--load", type=Path, default=None, help="evaluate this saved model, no training")
+    parser.add_argument(
+        "--combine",
+        type=Path,
+        nargs="+",
+        default=None,
+        metavar="DIR",
+        help="a training run's folder, then evaluation folders: figures added up and plotted",
+    )
+    parser.add_argument(
+        "--max-minutes", type=float, default=None, help="stop PPO after this long (wall clock), saved"
+    )
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     parser.add_argument("--out", type=Path, default=Path("runs/maskable_ppo"))
     parser.add_argument("--plot", type=Path, default=None, help="learning-curve PNG (default: in --out)")
@@ -201,6 +482,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     torch.set_num_threads(args.threads)
     importlib.import_module("munchkin.bots.heuristic")  # the evaluation's bots, loaded now
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.combine is not None:
+        return combine(args.combine[0], args.combine[1:], args.out, args.plot)
     if args.load is not None:
         return evaluate_only(args)
     opponents = [args.opponents] * 3
@@ -215,15 +498,18 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         batch_size=args.batch_size,
         n_epochs=args.epochs,
         learning_rate=args.lr,
-        gamma=0.995,
+        gamma=GAMMA,
         gae_lambda=0.95,
         ent_coef=args.ent_coef,
+        clip_range=args.clip,
         policy_kwargs={"net_arch": [args.hidden, args.hidden]},
         seed=args.seed,
         device="cpu",
         verbose=0,
     )
-    curve = WinCurve()
+    cloned = run_cloning(model, args) if args.clone_games else None
+    deadline = time.time() + 60 * args.max_minutes if args.max_minutes else None
+    curve = WinCurve(out=args.out, deadline=deadline)
     start = time.perf_counter()
     model.learn(total_timesteps=args.steps, callback=curve)
     seconds = time.perf_counter() - start
@@ -231,8 +517,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     model.save(args.out / "model.zip")
 
     figures: dict[str, Any] = {
+        "cloned": cloned,
         "steps": model.num_timesteps,
         "training_seconds": seconds,
+        "stopped_at_max_minutes": curve.stopped_early,
         "steps_per_s": model.num_timesteps / seconds,
         "training_games": len(curve.games),
         "training_win_rate_last_200": float(np.mean([w for _, w in curve.games[-200:]]))

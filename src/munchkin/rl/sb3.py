@@ -110,9 +110,15 @@ class FactoredHead(nn.Module):
         ):
             self.register_buffer(name, family * width + torch.tensor(values, dtype=torch.long))
 
+    BY_ROWS = 64
+    """From this batch size on, the (ids x latent) matrix is built once and multiplied."""
+
     def forward(self, latent: torch.Tensor) -> torch.Tensor:
-        """The logits, without building the (ids x latent) matrix: each part's logits for
-        every (family, part) pair, then one gather per part."""
+        """The logits. A small batch (acting) goes without building the (ids x latent)
+        matrix: each part's logits for every (family, part) pair, then one gather per part;
+        a large one (PPO's minibatches) builds the rows and multiplies, about 3x cheaper."""
+        if latent.shape[0] >= self.BY_ROWS:
+            return self._by_rows(latent)
         h = latent
         pick = torch.index_select  # along the first dimension: its gradient adds whole rows
 
@@ -134,6 +140,28 @@ class FactoredHead(nn.Module):
         )
         bias = fam_bias + card_bias + free_bias
         return logits + bias.squeeze(-1)
+
+    def _by_rows(self, latent: torch.Tensor) -> torch.Tensor:
+        """The same logits as `forward`'s gathers, through the rows of the module's text."""
+        pick, family = torch.index_select, self.family
+
+        def gated(gate: nn.Embedding, table: nn.Embedding, index: torch.Tensor) -> torch.Tensor:
+            return pick(table.weight, 0, index) * pick(gate.weight, 0, family)
+
+        rows = (
+            pick(self.family_row.weight, 0, family)
+            + gated(self.gate_a, self.card_a, self.a)
+            + gated(self.gate_b, self.card_b, self.b)
+            + gated(self.gate_rel, self.rel_row, self.rel)
+            + pick(self.number_row.weight, 0, self.number)
+            + pick(self.free_row.weight, 0, self.free)
+        )
+        bias = (
+            pick(self.family_bias.weight, 0, family)
+            + pick(self.card_bias.weight, 0, self.a)
+            + pick(self.free_bias.weight, 0, self.free)
+        ).squeeze(-1)
+        return torch.addmm(bias, latent, rows.T)
 
 
 class FactoredPolicy(MaskableActorCriticPolicy):
