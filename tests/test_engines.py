@@ -150,3 +150,47 @@ def test_worker_processes_run_the_engine_of_their_parent() -> None:
             continue
         with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method)) as pool:
             assert pool.submit(which).result() == ENGINE == munchkin.engine.ENGINE
+
+
+WORKER_ENGINES = """
+import json, multiprocessing, sys
+from munchkin.sim import simulate
+config = simulate.SimConfig(2, max_decisions=20)
+def engines_of(records):
+    return simulate.report_data(config, records, 1.0, "")["timing"]["engines"]
+engines = {}
+for method in ("fork", "spawn"):
+    simulate.pool_context = lambda: multiprocessing.get_context(method)
+    engines[method] = engines_of(simulate.run_local(config, 2))
+if sys.argv[1:] == ["ray"]:
+    import ray
+    from munchkin.sim.distributed import run_ray
+    ray.init(num_cpus=1, include_dashboard=False)
+    engines["ray"] = engines_of(run_ray(config, "auto"))
+    ray.shutdown()
+print(json.dumps(engines))
+"""
+
+
+def worker_engines(engine: str | None, *args: str) -> dict[str, list[str]]:
+    """The engines `simulate`'s workers report they played on, forked and spawned (and Ray's,
+    with "ray"), in a fresh process run with MUNCHKIN_ENGINE=`engine` (unset for None)."""
+    done = run(WORKER_ENGINES, *args, engine=engine)
+    assert done.returncode == 0, done.stderr[-2000:]
+    engines: dict[str, list[str]] = json.loads(done.stdout.splitlines()[-1])
+    return engines
+
+
+def test_simulate_workers_report_the_engine_they_ran() -> None:
+    assert worker_engines("pure") == {"fork": ["pure"], "spawn": ["pure"]}
+
+
+def test_simulate_workers_run_the_compiled_engine_by_default_when_it_is_built() -> None:
+    needs_compiled()
+    assert worker_engines(None) == {"fork": ["compiled"], "spawn": ["compiled"]}
+
+
+def test_ray_workers_run_the_compiled_engine_by_default_when_it_is_built() -> None:
+    pytest.importorskip("ray", reason="ray is not installed (the 'ray' extra)")
+    needs_compiled()
+    assert worker_engines(None, "ray") == {"fork": ["compiled"], "spawn": ["compiled"], "ray": ["compiled"]}

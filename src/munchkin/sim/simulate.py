@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from munchkin.bots.registry import BOT_KINDS, make_bot
 from munchkin.cards.loader import load_builtin_sets
 from munchkin.cards.schema import CardDef
+from munchkin.engine import which
 from munchkin.engine.options import DEFAULT_OPTIONS, TableOptions
 from munchkin.match import play_match, seat_players
 from munchkin.sim.stats import GameRecorder, Record, aggregate
@@ -63,7 +64,8 @@ def cards_for(sets: tuple[str, ...]) -> tuple[CardDef, ...]:
 
 
 def play_one(config: SimConfig, index: int) -> Record:
-    """Game `index` of the run, played and summed up (runs in a worker)."""
+    """Game `index` of the run, played and summed up (runs in a worker), with the engine that
+    played it ("compiled" or "pure", as the worker chose it on import: issue 15)."""
     cards = cards_for(config.sets)
     seed = derive_seed(config.seed, index)
     kinds = seat_kinds(config.bots, config.players, index)
@@ -82,7 +84,7 @@ def play_one(config: SimConfig, index: int) -> Record:
         after_decision=recorder.after_decision,
         options=config.options,
     )
-    return {"index": index, "seed": seed, **recorder.record(result, kinds)}
+    return {"index": index, "seed": seed, "engine": which(), **recorder.record(result, kinds)}
 
 
 def pool_context() -> BaseContext:
@@ -130,7 +132,8 @@ def run_local(config: SimConfig, workers: int, on_done: Callable[[], None] = lam
 
 def report_data(config: SimConfig, records: Sequence[Record], seconds: float, runner: str) -> dict[str, Any]:
     """The whole report as plain data: configuration (the table options not at their
-    defaults), figures, per-game summaries and, apart (under `timing`), how long it took where."""
+    defaults), figures, per-game summaries and, apart (under `timing`), how long it took where
+    and on which engines."""
     return {
         "config": {**asdict(config), "options": config.options.changed()},
         **aggregate(records, cards_for(config.sets), config.players),
@@ -140,6 +143,7 @@ def report_data(config: SimConfig, records: Sequence[Record], seconds: float, ru
         ],
         "timing": {
             "runner": runner,
+            "engines": sorted({r["engine"] for r in records}),
             "seconds": seconds,
             "games_per_s": len(records) / seconds if seconds else 0.0,
         },
