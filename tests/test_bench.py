@@ -31,7 +31,7 @@ TINY = [
 ]  # short games
 FIGURES = {
     "baseline": ["loop_median_us"],
-    "random_games": ["games", "decisions", "seconds", "games_per_s", "decisions_per_s"],
+    "random_games": ["games", "decisions", "seconds", "games_per_s", "decisions_per_s", "cores_used"],
     "engine_calls": [
         "states",
         "legal_actions_median_us",
@@ -66,8 +66,10 @@ UNO = [
     "games",
     "players",
     "raw_decisions_per_s",
+    "raw_cores_used",
     "raw_legal_actions_per_decision",
     "env_decisions_per_s",
+    "env_cores_used",
     "raw_decision_us",
 ]
 UNO_RATIOS = [

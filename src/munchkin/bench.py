@@ -101,7 +101,7 @@ def random_bots(players: int, seed: int) -> list[RandomBot]:
 def random_games(cards: Sequence[CardDef], s: BenchSettings) -> dict[str, Any]:
     """(a) Complete games of random legal decisions, one after the other."""
     decisions = 0
-    start = time.perf_counter()
+    cpu, start = cpu_seconds(), time.perf_counter()
     for i in range(s.games):
         decisions += len(
             play_match(cards, s.players, s.seed + i, random_bots(s.players, s.seed + i)).decisions
@@ -113,6 +113,7 @@ def random_games(cards: Sequence[CardDef], s: BenchSettings) -> dict[str, Any]:
         "seconds": seconds,
         "games_per_s": s.games / seconds,
         "decisions_per_s": decisions / seconds,
+        "cores_used": (cpu_seconds() - cpu) / seconds,
     }
 
 
@@ -238,9 +239,11 @@ def uno(s: BenchSettings) -> dict[str, Any]:
 
     figures: dict[str, Any] = {"games": s.uno_games, "players": env.num_players}
     for name, play in (("raw", raw_game), ("env", env_game)):
-        start = time.perf_counter()
+        cpu, start = cpu_seconds(), time.perf_counter()
         steps = sum(play(i) for i in range(s.uno_games))
-        figures[f"{name}_decisions_per_s"] = steps / (time.perf_counter() - start)
+        seconds = time.perf_counter() - start
+        figures[f"{name}_decisions_per_s"] = steps / seconds
+        figures[f"{name}_cores_used"] = (cpu_seconds() - cpu) / seconds
         if name == "raw":
             figures["raw_legal_actions_per_decision"] = listed / steps
     figures["raw_decision_us"] = 1e6 / figures["raw_decisions_per_s"]
@@ -298,7 +301,9 @@ def rl_env(s: BenchSettings) -> dict[str, Any]:
 
 
 def cpu_seconds() -> float:
-    """CPU time of this process and of its finished children."""
+    """CPU time of this process and of its finished children: per wall-clock second, the
+    cores a timed loop was given (`cores_used`; under 1.0 on one core, the machine was shared
+    and the loop's rate is lower by as much)."""
     own, children = (resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
