@@ -63,6 +63,8 @@ def play(index: int, args: argparse.Namespace) -> dict[str, Any]:
         "seed": seed,
         "kinds": kinds,
         "winners": [kinds[seat_of[w]] for w in result.winners],
+        "bot_seat": (-index) % PLAYERS,
+        "winner_seats": [seat_of[w] for w in result.winners],
         "turns": result.turns,
         "decisions": len(result.decisions),
         "seconds": round(time.perf_counter() - started, 2),
@@ -71,12 +73,20 @@ def play(index: int, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def won(game: dict[str, Any], bot: str) -> bool:
+    """Whether the measured bot won the recorded game (by its seat: the opponents may be of
+    its kind)."""
+    if "bot_seat" in game:
+        return bool(game["bot_seat"] in game["winner_seats"])
+    return bot in game["winners"]
+
+
 def summary(path: Path, bot: str) -> dict[str, Any]:
     """The win rate, decision times and iterations of the games in `path`."""
     games = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     if not games:
         raise SystemExit(f"{path}: no games recorded yet")
-    wins = sum(1 for g in games if bot in g["winners"])
+    wins = sum(1 for g in games if won(g, bot))
     low, high = wilson(wins, len(games))
     times = [ms for g in games for ms, _ in g["searched"]]
     iterations = [n for g in games for _, n in g["searched"]]

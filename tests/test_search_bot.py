@@ -207,3 +207,21 @@ def test_play_match_shows_the_cheating_bot_the_true_game() -> None:
     with pytest.raises(RuntimeError, match="see"):
         game, player = one_decision_state(cards)
         CheatingSearchBot(0, cards, iterations=2).choose(view(game, player))
+
+
+def test_searches_from_every_seat_finish_and_few_worlds_break() -> None:
+    """From every seat's view of mid-game states the search finishes its budget; worlds
+    whose guesses about other seats break off early (`SearchStats.broken`) stay rare."""
+    cards = SETS["base+horses"]
+    iterations = broken = 0
+    for game in mid_game_states(cards, range(1), 41, 500):
+        for player in game.players:
+            if len(game.legal_actions(player)) < 2:
+                continue
+            bot = SearchBot(4, cards, iterations=2)
+            assert bot.choose(view(game, player)) in game.legal_actions(player)
+            assert bot.last.iterations == 2
+            iterations += bot.last.iterations
+            broken += bot.last.broken
+    assert iterations >= 30, iterations
+    assert broken <= iterations // 10
