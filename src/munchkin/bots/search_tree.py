@@ -14,8 +14,9 @@ visits of its node in which it was legal) and UCB reads `log(available) / visits
 of the parent's visits (Cowling et al.'s ISMCTS with availability counts).
 
 The heuristic bot's choice at the root, made from the same view, is tried first and
-counted with a head start of `prior_share` of the iterations when the most visited action
-is chosen: the search turns away from it only when UCB kept preferring another.
+counted with a head start of `prior_share` of the iterations (`prior_least` at least) when
+the most visited action is chosen: the search turns away from it only when UCB kept
+preferring another, never on a handful of noisy playouts.
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ class SearchConfig:
     epsilon: float = 0.05
     exploration: float = EXPLORATION
     prior_share: float = 0.25
+    prior_least: float = 3.0
 
 
 @dataclass
@@ -129,9 +131,9 @@ class Search:
             iterations += 1
         stats = SearchStats(iterations, time.perf_counter() - started, broken=self.broken)
         root_mean = root_sum / max(1, iterations)
-        head_start = config.prior_share * iterations
+        head_start = max(config.prior_least, config.prior_share * iterations)
         best, best_visits = legal[0], -1.0
-        for action in legal:
+        for action in sorted(legal, key=lambda a: a != favourite):  # a tie keeps the favourite
             edge = root.edges[action]
             visits = edge.visits + (head_start if action == favourite else 0)
             value = edge.total / edge.visits if edge.visits else root_mean
