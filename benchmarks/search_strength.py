@@ -11,6 +11,8 @@ against the budget and the iterations per decision and per second.
     nice -n 10 .venv/bin/python benchmarks/search_strength.py --against heuristic \\
         --games 40 --think-ms 100 --out /tmp/vs_heuristic.jsonl
     .venv/bin/python benchmarks/search_strength.py --summary /tmp/vs_heuristic.jsonl
+    .venv/bin/python benchmarks/search_strength.py --plot docs/search-strength.png \\
+        --from /tmp/vs_heuristic.jsonl /tmp/vs_random.jsonl
 """
 
 from __future__ import annotations
@@ -108,6 +110,42 @@ def summary(path: Path, bot: str) -> dict[str, Any]:
     }
 
 
+def plot(paths: list[Path], bot: str, out: Path) -> None:
+    """Win rate (with its Wilson interval) against think time, one line per opponent kind,
+    from recorded games (the report extra's matplotlib)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    lines: dict[str, list[tuple[float, dict[str, Any]]]] = {}
+    for path in paths:
+        first = json.loads(path.read_text().splitlines()[0])
+        think_ms = first["budget"]["think_ms"]
+        if think_ms is None:
+            raise SystemExit(f"{path}: games with an iteration budget have no think time to plot")
+        against = next(kind for kind in first["kinds"] if kind != bot)
+        lines.setdefault(against, []).append((think_ms, summary(path, bot)))
+    figure, axes = plt.subplots(figsize=(6, 4))
+    for against, points in sorted(lines.items()):
+        points.sort(key=lambda point: point[0])
+        xs = [ms for ms, _ in points]
+        rates = [s["win_rate"] for _, s in points]
+        errors = [
+            [r - s["ci95"][0] for r, (_, s) in zip(rates, points, strict=True)],
+            [s["ci95"][1] - r for r, (_, s) in zip(rates, points, strict=True)],
+        ]
+        games = ", ".join(str(s["games"]) for _, s in points)
+        axes.errorbar(xs, rates, yerr=errors, marker="o", capsize=4, label=f"vs 3 {against} ({games} games)")
+    axes.axhline(0.25, color="grey", linestyle=":", label="equal share")
+    axes.set_xlabel("think time per decision (ms)")
+    axes.set_ylabel(f"{bot} bot's win rate (Wilson 95%)")
+    axes.set_ylim(0, 1)
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(out)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bot", default="search", choices=("search", "cheat", "heuristic"))
@@ -121,7 +159,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-decisions", type=int, default=100_000)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--summary", type=Path, help="sum up a file of recorded games and stop")
+    parser.add_argument("--plot", type=Path, help="plot the win rates of the --from files to this image")
+    parser.add_argument("--from", dest="sources", type=Path, nargs="*", default=[])
     args = parser.parse_args(argv)
+    if args.plot:
+        plot(args.sources, args.bot, args.plot)
+        return
     if args.summary:
         print(json.dumps(summary(args.summary, args.bot), indent=1))
         return
