@@ -13,11 +13,13 @@ from typing import Annotated, Any
 
 import typer
 
+from munchkin.bots.registry import SEAT_KINDS
 from munchkin.store import Store, StoreError
 from munchkin.web.config import WebConfig
 
 DEFAULTS = WebConfig()
 LIMITS, TIMES = "Limits (per address: an IP address, an IPv6 /64)", "Timeouts and pace"
+BOTS = "Bots"
 
 
 def _limit(default: float, help: str, minimum: float = 0, panel: str = LIMITS) -> Any:
@@ -106,6 +108,20 @@ def serve(
     db_busy_seconds: float = _limit(
         DEFAULTS.db_busy_seconds, "How long a database statement waits for a lock before it fails.", 0, TIMES
     ),
+    search_ms_per_decision: float = _limit(
+        DEFAULTS.search_ms_per_decision, "Search bots' (hard) thinking per decision, in ms.", 1, BOTS
+    ),
+    search_ms_per_minute: float = _limit(
+        DEFAULTS.search_ms_per_minute, "...and of all of one game's search bots per minute.", 0, BOTS
+    ),
+    search_workers: int = _limit(
+        DEFAULTS.search_workers, "Processes search bots think in, for all games together.", 1, BOTS
+    ),
+    standin: str = typer.Option(
+        DEFAULTS.standin,
+        help=f"The bot that plays for a player away ({', '.join(SEAT_KINDS)}).",
+        rich_help_panel=BOTS,
+    ),
 ) -> None:
     """Play online: a lobby, games with friends and bots, in the browser."""
     try:
@@ -113,6 +129,9 @@ def serve(
     except ModuleNotFoundError as exc:
         typer.echo(f"error: online play needs {exc.name}: pip install -e '.[web]'", err=True)
         raise typer.Exit(2) from None
+    if standin not in SEAT_KINDS:
+        typer.echo(f"error: --standin {standin!r}: choose among {', '.join(SEAT_KINDS)}", err=True)
+        raise typer.Exit(2)
     trusted_proxy = trusted_proxy or []
     for proxy in trusted_proxy:
         try:
@@ -152,6 +171,10 @@ def serve(
         finished_keep_seconds=finished_keep_seconds,
         bot_moves_per_second=bot_moves_per_second,
         away_bot_moves_per_second=away_bot_moves_per_second,
+        search_ms_per_decision=search_ms_per_decision,
+        search_ms_per_minute=search_ms_per_minute,
+        search_workers=search_workers,
+        standin=standin,
     )
     typer.echo(f"Munchkin online at http://{host}:{port}/ (Ctrl+C stops)")
     server.run_server(config, host, port)

@@ -79,3 +79,12 @@ class WebConfig:
     """How long changes are gathered before a connection the game is not waiting for is told."""
     log_lines: int = 300
     """Sentences of the log sent to a player who (re)connects."""
+    search_ms_per_decision: float = 1000.0
+    """Thinking time a search bot (`hard`) may take for one decision, in milliseconds..."""
+    search_ms_per_minute: float = 15_000.0
+    """...and all the search bots of one game together in a minute (then they play the heuristic's
+    moves until the budget refills; see `web.thinking`)."""
+    search_workers: int = 1
+    """Processes search bots think in, for every game together."""
+    standin: str = "bot:medium"
+    """The bot (`bot:KIND`) that plays for a human away."""

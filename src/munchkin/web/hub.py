@@ -40,6 +40,7 @@ from munchkin.web.errors import incident, told
 from munchkin.web.lobby import OPEN, OVER, PLAYING, LobbyError, SeatSlot, Table
 from munchkin.web.ratelimit import Buckets
 from munchkin.web.room import Listener, Room
+from munchkin.web.thinking import Thinkers
 from munchkin.web.tokens import new_code, new_token, token_hash
 
 log = logging.getLogger("munchkin.web")
@@ -106,6 +107,9 @@ class Hub:
         self.lookups = Buckets(config.lookups_per_second, config.lookup_burst)
         self.saving = ThreadPoolExecutor(1, "munchkin-lobby")
         self.playing = ThreadPoolExecutor(GAME_THREADS, "munchkin-game")
+        self.thinkers = Thinkers(
+            config.search_workers, config.search_ms_per_minute, config.search_ms_per_decision
+        )
         self.creating = asyncio.Lock()
         self.sweeper: asyncio.Task[None] | None = None
 
@@ -232,7 +236,9 @@ class Hub:
             seats = table.game_seats()
             try:
                 session = await self._playing(
-                    lambda: Session.start(seats, table.sets, seed, self.store, table.options)
+                    lambda: Session.start(
+                        seats, table.sets, seed, self.store, table.options, self.thinkers.maker(table.sets)
+                    )
                 )
             except (SessionError, StoreError) as exc:
                 error_id = incident(f"game {code}: could not start", exc)
@@ -304,7 +310,7 @@ class Hub:
         table = entry.table
         assert table.game_id is not None
         try:
-            session = Session.resume(table.game_id, self.store)
+            session = Session.resume(table.game_id, self.store, self.thinkers.maker(table.sets))
             _, history = replay(session.setup, session.decisions, f"game {table.game_id}")
         except (SessionError, StoreError) as exc:
             entry.broken = incident(f"game {table.code}: could not resume", exc)
@@ -334,6 +340,7 @@ class Hub:
             over,
             self.playing,
             (config.bot_moves_per_second, config.away_bot_moves_per_second),
+            config.standin,
         )
         entry.room = room
         for watcher in entry.watchers:
@@ -376,6 +383,7 @@ class Hub:
                 entry.room.close()
         self.playing.shutdown(wait=True, cancel_futures=True)
         self.saving.shutdown(wait=True)
+        self.thinkers.close()
 
 
 def _failed_end(entry: Entry, done: asyncio.Future[None]) -> None:
