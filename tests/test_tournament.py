@@ -124,3 +124,12 @@ def test_bad_arguments_are_one_line_errors(options: list[str], message: str) -> 
     assert result.exit_code == 2
     assert result.output.startswith(message), result.output
     assert len(result.output.strip().splitlines()) == 1, result.output
+
+
+def test_search_bots_at_a_budget_of_iterations_give_the_same_results_on_any_workers() -> None:
+    pytest.importorskip("munchkin.bots.search", reason="the search bot is not there")
+    args = ["--bots", "search,cheat,random", "--iterations", "2", "--games", "3", "--max-decisions", "150"]
+    one, two = (tournament(*args, "--workers", workers) for workers in ("1", "2"))
+    assert _without_timing(one) == _without_timing(two)
+    assert set(one["win_rate_by_bot"]) == {"search", "cheat", "random"}
+    assert one["config"]["iterations"] == 2 and one["config"]["think_ms"] is None
