@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from munchkin.bots.registry import HARD_THINK_MS
+
 
 @dataclass(frozen=True)
 class WebConfig:
@@ -79,7 +81,7 @@ class WebConfig:
     """How long changes are gathered before a connection the game is not waiting for is told."""
     log_lines: int = 300
     """Sentences of the log sent to a player who (re)connects."""
-    search_ms_per_decision: float = 1000.0
+    search_ms_per_decision: float = HARD_THINK_MS
     """Thinking time a search bot (`hard`) may take for one decision, in milliseconds..."""
     search_ms_per_minute: float = 15_000.0
     """...and all the search bots of one game together in a minute (then they play the heuristic's
