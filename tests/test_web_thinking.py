@@ -151,3 +151,15 @@ def test_serve_refuses_a_stand_in_that_is_no_seat_in_one_line() -> None:
     result = CliRunner().invoke(app, ["serve", "--standin", "bot:cheat"])
     assert result.exit_code == 2
     assert result.output.strip() == "error: --standin 'bot:cheat': choose among " + ", ".join(SEAT_KINDS)
+
+
+def test_the_lobby_offers_the_levels_and_never_the_cheating_search() -> None:
+    from pydantic import ValidationError
+
+    from munchkin.web.api import CreateGame
+
+    assert CreateGame(name="Ann", bots=["bot:easy", "bot:medium", "bot:hard"]).bots[2] == "bot:hard"
+    with pytest.raises(ValidationError, match=r"bots\.0"):
+        CreateGame(name="Ann", bots=["bot:cheat"])
+    page = (Path(room.__file__).parent / "static" / "index.html").read_text(encoding="utf-8")
+    assert all(f'<option value="bot:{level}"' in page for level in ("easy", "medium", "hard"))
