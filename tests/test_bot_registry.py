@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import pytest
 
+from munchkin.bots import Bot
 from munchkin.bots.easy import EasyBot
 from munchkin.bots.heuristic import HeuristicBot
 from munchkin.bots.random_bot import RandomBot
 from munchkin.bots.registry import BOT_KINDS, KINDS, LEVELS, SEAT_KINDS, UnknownBot, bot_of_seat, make_bot
+from munchkin.cards.schema import CardDef
 from munchkin.match import play_match
 from munchkin.rl.single import make_opponent
 from munchkin.session import make_seat_bot
@@ -62,3 +67,37 @@ def test_the_easy_bot_plays_whole_games_and_blunders_only_as_often_as_told() -> 
     assert result.winners
     with pytest.raises(ValueError, match="blunder is a probability"):
         EasyBot(1, CARDS, blunder=1.5)
+
+
+def test_the_terminal_lets_search_bots_think_in_a_worker_and_holds_decisions_meanwhile() -> None:
+    pytest.importorskip("munchkin.bots.search", reason="the search bot is not there")
+    from munchkin.session import Seat, Session
+    from munchkin.tui.app import MunchkinApp
+    from test_tui_player import drive
+
+    def quick(kind: str, seed: int, cards: Sequence[CardDef]) -> Bot:  # a hard seat, 2 iterations
+        return (
+            make_bot("search", seed, cards, iterations=2)
+            if kind == "bot:hard"
+            else make_seat_bot(kind, seed, cards)
+        )
+
+    seats = [Seat("Ann", "female", "human"), Seat("Bob", "male", "bot:hard"), Seat("Cid", "male", "bot:hard")]
+    session = Session.start(seats, ["base"], 3, make_bot=quick)
+    app = MunchkinApp(session)
+    seen: dict[str, Any] = {}
+
+    async def script(pilot: Any) -> None:
+        for _ in range(600):
+            if not app.thinking and session.waiting_humans():
+                break
+            await pilot.pause(0.05)
+        seen["waiting"] = session.waiting_humans()
+        seen["menu"] = app.query_one("#actions").option_count
+        app.thinking = True
+        seen["held"] = app.check_action("key", ())
+        app.thinking = False
+
+    drive(app, script)
+    assert app.searching and seen["waiting"] == ["Ann"] and seen["menu"] > 0
+    assert seen["held"] is False

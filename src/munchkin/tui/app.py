@@ -18,8 +18,9 @@ from textual.widgets import Footer, Header, OptionList, RichLog, Static
 from munchkin.describe import describe, losing, options_text, prompt_kind, situation, standings
 from munchkin.engine.actions import CARD_VERBS, Action
 from munchkin.engine.errors import RulesError
+from munchkin.engine.events import Event
 from munchkin.engine.options import OptionsError, parse_assignments
-from munchkin.session import HUMAN, Session, SessionError
+from munchkin.session import HUMAN, Session, SessionError, searches
 from munchkin.store.store import load_cards
 from munchkin.tui.history import History
 from munchkin.tui.screens import (
@@ -97,6 +98,10 @@ class MunchkinApp(App[None]):
         """Treasures last offered to each player for help, in the fight on now."""
         self.data: dict[str, Any] = {}
         self._ended = False
+        self.searching = any(searches(seat.kind) for seat in session.seats)
+        """Some bot searches: the bots play in a worker thread (`advance`)."""
+        self.thinking = False
+        """The bots are deciding in a worker thread: no decision may be taken meanwhile."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -121,8 +126,28 @@ class MunchkinApp(App[None]):
 
     def advance(self) -> None:
         """Let the bots play, then show the human who must decide (behind a handover screen
-        when the keyboard changes hands)."""
+        when the keyboard changes hands). Search bots (`hard`) think in a worker thread, the
+        screen saying so meanwhile, with every decision held back until they are done."""
+        if self.searching:
+            self.thinking = True
+            self.query_one("#situation", Static).update("The bots are thinking…")
+            self.query_one(ActionMenu).show([], self.session.names, self.seat or "", None, self.types, False)
+            self.run_worker(self._think, thread=True, exclusive=True, group="bots")
+            return
         self.history.add(self.session.step_bots())
+        self._bots_done()
+
+    def _think(self) -> None:
+        """In a worker thread: the bots' decisions, handed back to the screen."""
+        events = self.session.step_bots()
+        self.call_from_thread(self._thought, events)
+
+    def _thought(self, events: list[Event]) -> None:
+        self.thinking = False
+        self.history.add(events)
+        self._bots_done()
+
+    def _bots_done(self) -> None:
         following = self._following()
         changed, self.seat = following != self.seat, following
         if changed and len(self.humans) > 1:
@@ -316,11 +341,14 @@ class MunchkinApp(App[None]):
     # -- keys --------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Decisions only from the game screen, never from behind another screen."""
+        """Decisions only from the game screen, never from behind another screen, nor while
+        the bots think."""
+        if action in ("key", "undo") and self.thinking:
+            return False
         return action not in ("key", "undo", "help", "cards", "log") or len(self.screen_stack) == 1
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
-        if message.option_list.id == "actions":
+        if message.option_list.id == "actions" and not self.thinking:
             self.take(self.query_one(ActionMenu).entry_at(message.option.id))
 
     def action_key(self, key: str) -> None:
