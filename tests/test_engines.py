@@ -142,6 +142,28 @@ def test_the_compiled_build_is_used_by_default_for_every_engine_module() -> None
     ]
 
 
+USERS = """
+import importlib, importlib.util, json
+users = {"munchkin.match": None, "munchkin.views": None, "munchkin.session": None,
+         "munchkin.bots.search": None, "munchkin.web.hub": "fastapi", "munchkin.rl.aec": "pettingzoo"}
+print(json.dumps({
+    user: importlib.import_module(user).Game.__module__
+    for user, extra in users.items() if extra is None or importlib.util.find_spec(extra)
+}))
+"""
+
+
+def test_the_server_bots_and_rl_environment_run_the_compiled_engine_by_default() -> None:
+    """Issue 15.6: what plays games (matches, views, sessions, the search bot, the server's
+    hub, the RL environment) gets the compiled Game by importing the engine as usual."""
+    needs_compiled()
+    done = run(USERS)
+    assert done.returncode == 0, done.stderr[-2000:]
+    games = json.loads(done.stdout)
+    assert {"munchkin.match", "munchkin.views", "munchkin.session", "munchkin.bots.search"} <= set(games)
+    assert set(games.values()) == {"munchkin._cengine.game"}
+
+
 def test_worker_processes_run_the_engine_of_their_parent() -> None:
     if ENGINE == "compiled" and compiled_problem() is not None:
         pytest.skip("the engine's sources changed since this process chose the compiled engine")
