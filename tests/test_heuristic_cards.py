@@ -300,3 +300,53 @@ def test_a_monster_that_ignores_the_bot_is_not_sought_and_one_it_defeats_at_once
     assert _after_the_door(thief) == Action("loot_room")
     cleric = PlayerSetup("Ann", level=2, class_=["cleric"], hand=["brooding-vampire-poet"])
     assert _after_the_door(cleric) == Action("look_for_trouble", "brooding-vampire-poet")
+
+
+def test_a_fight_that_would_win_the_game_is_passed_to_a_player_it_would_not_win_it() -> None:
+    """Bob, at level 9, beats the moth: passed to Cid, who beats it too and only goes up to
+    level 7, or to Ann herself, the game goes on. Passing it to Dee, at level 9, would not."""
+    ann = PlayerSetup("Ann", level=2, hand=["potion-of-blame-shifting"])
+    others = [PlayerSetup("Cid", level=6), PlayerSetup("Dee", level=9)]
+    game = start([PlayerSetup("Bob", level=9), ann, *others], ["mothball-moth"])
+    game.apply("Bob", Action("kick_door"))
+    passed = choice(game, "Ann")
+    assert passed.verb == "play" and passed.arg == "potion-of-blame-shifting"
+    assert passed.target in ("Ann", "Cid")
+    far = start([PlayerSetup("Bob", level=5), ann, *others], ["mothball-moth"])
+    far.apply("Bob", Action("kick_door"))
+    assert choice(far, "Ann") == Action("pass")
+
+
+def test_a_better_hireling_takes_the_place_of_the_weakest_when_there_is_no_room() -> None:
+    """Ann's errand runner (no bonus, nothing carried) makes way for the +2 bodyguard in her
+    hand; a runner carrying her hammer stays (it would go with the runner)."""
+    runner = [HirelingSetup("hobgobbler-errand-runner")]
+    ann = PlayerSetup("Ann", level=3, hand=["bodyguard-with-a-bad-knee"], hirelings=runner)
+    game = _anns_turn(ann, [PlayerSetup("Bob"), PlayerSetup("Cid")])
+    assert choice(game, "Ann") == Action("discard", "hobgobbler-errand-runner")
+    game.apply("Ann", Action("discard", "hobgobbler-errand-runner"))
+    assert choice(game, "Ann") == Action("play", "bodyguard-with-a-bad-knee")
+    armed = [HirelingSetup("hobgobbler-errand-runner", carrying=["comically-large-hammer"])]
+    armed_ann = PlayerSetup("Ann", level=3, hand=["bodyguard-with-a-bad-knee"], hirelings=armed)
+    kept = _anns_turn(armed_ann, [PlayerSetup("Bob"), PlayerSetup("Cid")])
+    assert choice(kept, "Ann") == Action("kick_door")
+
+
+def test_a_doomed_bot_curses_nobody_with_what_would_hit_it_too() -> None:
+    """Under a Looming Sense of Doom, Ann's level-losing curse on Bob would cost her a level
+    too: she keeps it."""
+    others = [PlayerSetup("Bob", level=5), PlayerSetup("Cid", level=2)]
+    free = PlayerSetup("Ann", level=3, hand=["stubbed-toe-of-doom"])
+    assert choice(_anns_turn(free, others), "Ann") == Action("play", "stubbed-toe-of-doom", target="Bob")
+    doomed = PlayerSetup("Ann", level=3, hand=["stubbed-toe-of-doom"], curses=["looming-sense-of-doom"])
+    assert choice(_anns_turn(doomed, others), "Ann") == Action("kick_door")
+
+
+def test_the_ring_cancels_a_curse_that_would_lose_the_bot_its_fight() -> None:
+    """Ann beats the gerbil by 1; Bob's Wet Noodle Arms (-2) would turn the fight: the ring
+    cancels it, though a -2 alone is worth less than the ring. Winning by 3, she lets it be."""
+    for level, answer in ((3, Action("play", "ring-of-polite-refusal")), (5, Action("pass"))):
+        ann = PlayerSetup("Ann", level=level, hand=["ring-of-polite-refusal"])
+        game = _anns_fight(ann, "gerbil-of-mild-peril", [PlayerSetup("Bob", hand=["wet-noodle-arms"])])
+        game.apply("Bob", Action("play", "wet-noodle-arms", target="Ann"))
+        assert choice(game, "Ann") == answer

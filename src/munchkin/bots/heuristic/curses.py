@@ -1,5 +1,6 @@
 """Curses and the one-shots played on another player (B3, B5, B15, H10): curses on the leader
-where they hurt (an income tax only when the others pay more than the bot), a level borrowed
+where they hurt (an income tax only when the others pay more than the bot; what a curse does
+to those under a doom, the bot too, counted), a level borrowed
 from the player it hurts most to lose it, a hireling fired where that hurts most."""
 
 from __future__ import annotations
@@ -24,11 +25,25 @@ def curse(s: Situation) -> Action | None:
         if weight and victim.immunities & words(card):
             return 0.0
         if "income_tax" in words(card):
-            return weight * _tax_gain(s, victim)
-        return weight * harm(card.effects, victim, victim.hand_count)
+            return weight * _tax_gain(s, victim) + _doomed(s, card, victim)
+        return weight * harm(card.effects, victim, victim.hand_count) + _doomed(s, card, victim)
 
     curses = [a for a in s.legal("play") if _aimed(s.card(a.arg)) and score(a) > 0]
     return s.best(curses, score)
+
+
+def _doomed(s: Situation, card: CardDef, victim: Seat) -> float:
+    """A curse played on someone also hits every other player under a doom, the bot too
+    (digest §2.5): what that costs them, as the bot cares about them (its own loss its own)."""
+    doomed = [
+        seat
+        for seat in (s.me, *s.opponents)
+        if seat is not victim and any(e["kind"] == "doom" for e in seat.table["lasting"])
+    ]
+    return sum(
+        s.spite(seat) * harm(card.effects, seat, s.hand_value if seat is s.me else seat.hand_count)
+        for seat in doomed
+    )
 
 
 def _aimed(card: CardDef) -> bool:

@@ -14,7 +14,7 @@ from munchkin.bots.heuristic.fight_words import (
 )
 from munchkin.bots.heuristic.fights import Use, cheapest_cover
 from munchkin.bots.heuristic.harms import levels_lost, weakening
-from munchkin.bots.heuristic.seats import monster_strength
+from munchkin.bots.heuristic.seats import Seat, monster_strength
 from munchkin.bots.heuristic.situation import Fight, Situation
 from munchkin.bots.heuristic.values import LEVEL_VALUE, TREASURE_VALUE, TROUBLE_MARGIN, words
 from munchkin.cards.schema import CardDef
@@ -125,15 +125,31 @@ def _fight_card_use(s: Situation, fight: Fight, a: Action, word: str) -> Use | N
         return Use(a, fight.powers[index], s.value(a.arg))
     if word == "illusion":
         return Use(a, illusion_change(s, fight, a), s.value(a.arg) + s.value(a.on))
-    if word == "pass_fight" and a.target not in (s.me.name, *[f.name for f in fight.fighters]):
-        if win_chance(fight, s.seats[a.target or ""]) > PASS_RISK:
-            return None
-        return Use(a, fight.to_lose, s.value(a.arg), stops_win=bool(fight.game_winners()))
+    if word == "pass_fight" and a.target not in [f.name for f in fight.fighters]:
+        return _pass_use(s, fight, a, s.seats[a.target or ""])
     if word == "send_away" and (index := fight.index(a.on)) is not None:
         levels_after = fight.levels - rewards(fight.monsters[index])[0]
         stops = bool(fight.game_winners()) and fight.fighter.level + levels_after < fight.fighter.win_level
         return Use(a, 0, s.value(a.arg), stops_win=stops and not _elf_still_wins(fight))
     return None
+
+
+def _pass_use(s: Situation, fight: Fight, a: Action, target: Seat) -> Use | None:
+    """The fight passed on (B16): to a player who likely loses it; and when it would win
+    someone the game, to anyone it would not win the game, the bot itself too, whether they
+    win it or not (what they may gain from it counted in its cost)."""
+    winners = fight.game_winners()
+    wins_game = target is not s.me and target.level + fight.levels >= target.win_level
+    if not winners or wins_game:
+        if target is s.me or win_chance(fight, target) > PASS_RISK:
+            return None
+        return Use(a, fight.to_lose, s.value(a.arg), stops_win=bool(winners))
+    chance = win_chance(fight, target)
+    if target is s.me:
+        cost = s.value(a.arg) - chance * fight_value(fight, s.me) + (1 - chance) * s.run_loss()
+    else:
+        cost = s.value(a.arg) + chance * s.spite(target) * fight_value(fight, target)
+    return Use(a, fight.to_lose, cost, stops_win=True)
 
 
 def _elf_still_wins(fight: Fight) -> bool:

@@ -10,7 +10,7 @@ from munchkin.bots.heuristic.fights import beats
 from munchkin.bots.heuristic.seats import usable
 from munchkin.bots.heuristic.selling import sell
 from munchkin.bots.heuristic.situation import Rule, Situation
-from munchkin.bots.heuristic.values import trait_score
+from munchkin.bots.heuristic.values import hireling_gain, hireling_worth, trait_score
 from munchkin.engine.actions import Action
 
 
@@ -28,6 +28,7 @@ def own_turn(s: Situation) -> Action | None:
         _fight_face_up_steed,
         _play_traits,
         _play_kept_cards,
+        _make_room_for_hireling,
         play_steeds_and_items,
         arrange_items,
         _play_utilities,
@@ -70,6 +71,18 @@ def _play_kept_cards(s: Situation) -> Action | None:
         return kept[0]
     cheats = [a for a in plays if s.card(a.arg).type == "cheat" and _cheat_gain(s, a) >= 2]
     return s.best(cheats, lambda a: _cheat_gain(s, a))
+
+
+def _make_room_for_hireling(s: Situation) -> Action | None:
+    """With no room for another hireling and one in the hand worth a point more than the
+    weakest in play with what it carries, that one goes (its items with it, H1, H3, H11);
+    the better one is played next (`play_anytime`)."""
+    if s.me.hireling_room() or not s.me.hirelings():
+        return None
+    if max((hireling_gain(c, s.me) for c in s.hand if c.type == "hireling"), default=0.0) < 1.0:
+        return None
+    weakest, _ = min(s.me.hirelings(), key=lambda entry: hireling_worth(*entry))
+    return next(iter(s.legal("discard", arg=weakest.id)), None)
 
 
 def _cheat_gain(s: Situation, action: Action) -> int:

@@ -1,7 +1,8 @@
 """Answers to what awaits answers (B9, B14, B15; the view's `pending`): a die just rolled to run
 away or to steal, a curse just played. The heavy die saves the bot's own failed roll or theft,
 or spoils an opponent's escape or theft, the leader's first; the glue makes an opponent who
-escaped painful Bad Stuff roll again; the ring cancels a painful curse aimed at the bot.
+escaped painful Bad Stuff roll again; the ring cancels a curse aimed at the bot that hurts, or
+that would lose it the fight it is winning.
 Otherwise the bot passes. After the heavy die it chooses the face (`set_die`)."""
 
 from __future__ import annotations
@@ -9,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from munchkin.bots.heuristic.harms import bad_stuff, escape_chance, harm
+from munchkin.bots.heuristic.harms import bad_stuff, escape_chance, harm, weakening
 from munchkin.bots.heuristic.situation import Situation
-from munchkin.bots.heuristic.values import LEVEL_VALUE, item_worth, words
+from munchkin.bots.heuristic.values import LEVEL_VALUE, TREASURE_VALUE, item_worth, words
 from munchkin.cards.schema import CardDef
 from munchkin.engine.actions import Action
 
@@ -32,12 +33,10 @@ def _gain(s: Situation, pending: Mapping[str, Any], card: CardDef) -> float:
     """What an answering card would bring the bot now."""
     kind, answer = pending["kind"], words(card)
     if kind == "curse":
-        on_me = pending["on"] == s.me.name
-        return (
-            harm(s.card(pending["card"]).effects, s.me, s.hand_value)
-            if on_me and "cancel_curse" in answer
-            else 0.0
-        )
+        if pending["on"] != s.me.name or "cancel_curse" not in answer:
+            return 0.0
+        curse = s.card(pending["card"])
+        return harm(curse.effects, s.me, s.hand_value) + _fight_turned(s, curse)
     roller = s.seats[pending["player"]]
     flips = _face_flips(pending, mine=roller is s.me)
     if kind == "run":
@@ -59,6 +58,18 @@ def _gain(s: Situation, pending: Mapping[str, Any], card: CardDef) -> float:
         mine = s.worth_in_play(item.id) if victim is s.me else s.spite(victim) * -item_worth(item, True)
         return mine + s.spite(roller) * (item_worth(item, True) + LEVEL_VALUE)
     return 0.0
+
+
+def _fight_turned(s: Situation, curse: CardDef) -> float:
+    """What the bot's fight, won now, brings it when the strength the curse takes would lose
+    it (a curse played into the fight, B15): the levels, a fighter's treasures too."""
+    fight = s.fight
+    if fight is None or s.me not in fight.fighters or not fight.munchkins_win:
+        return 0.0
+    if weakening(curse.effects, s.me) < fight.to_lose:
+        return 0.0
+    treasures = fight.treasures - fight.reward if s.me is fight.fighter else fight.reward
+    return fight.gain(s.me) * LEVEL_VALUE + treasures * TREASURE_VALUE
 
 
 def _face_flips(pending: Mapping[str, Any], mine: bool) -> bool:

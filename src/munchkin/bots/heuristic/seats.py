@@ -63,6 +63,16 @@ class Seat:
             (self.defs[h["id"]], [self.defs[i["id"]] for i in h["carrying"]]) for h in self.table["hirelings"]
         ]
 
+    @cached_property
+    def hirelings_allowed(self) -> int:
+        """One hireling in play, more with a race, class or boost that says so (H1, H16)."""
+        cards = self.cards("races") + self.cards("classes") + self.cards("boosts")
+        return 1 + sum(c.extra_hirelings for c in cards)
+
+    def hireling_room(self) -> bool:
+        """Whether another hireling may come into play (a Cheat! aside, H1)."""
+        return len(self.table["hirelings"]) < self.hirelings_allowed
+
     def traits(self) -> list[Traits]:
         """The character's races, classes and sex, then each hireling's (H12, H15)."""
         out: list[Traits] = [(self.races, self.classes, self.sex)]

@@ -33,6 +33,8 @@ TRAIT_VALUES = {
 """What a race or class is worth for its powers (B14, C1), before the items it lets one use."""
 KEPT_VALUES = {"curse": 1.2, "trap": 1.2, "monster_enhancer": 1.5, "cheat": 1.5}
 """Cards kept in the hand to use against others (default 1)."""
+DEAD_HIRELING = 0.2
+"""A hireling in the hand with no room for it and no better than those in play."""
 MAX_PAYMENT_ITEMS = 6
 """The most items weighed together to make a payment."""
 
@@ -81,6 +83,20 @@ WORD_VALUES = {
 """What the effect words of one-shots and fight cards are worth kept in the hand (default 0.3)."""
 
 
+def hireling_worth(hireling: CardDef, carrying: Sequence[CardDef] = ()) -> float:
+    """A hireling in play: its bonus, a point for being there, the bonuses of what it carries."""
+    return hireling.bonus + 1.0 + sum(c.bonus for c in carrying)
+
+
+def hireling_gain(card: CardDef, me: Seat) -> float:
+    """What a hireling in the hand adds: its worth while there is room for it, else only
+    what it would add in place of the weakest in play, with what that one carries (H1, H11)."""
+    if me.hireling_room() or not me.hirelings():
+        return hireling_worth(card)
+    weakest = min(hireling_worth(h, carrying) for h, carrying in me.hirelings())
+    return max(DEAD_HIRELING, hireling_worth(card) - weakest)
+
+
 def one_shot_value(card: CardDef) -> float:
     return 0.7 * card.bonus + 0.5 * card.run_away + sum(WORD_VALUES.get(e.kind, 0.3) for e in card.effects)
 
@@ -97,7 +113,9 @@ def card_value(card: CardDef, me: Seat) -> float:
         return 0.1 if card.on_other else LEVEL_VALUE if me.level < me.win_level - 1 else 0.2
     if kind == "item":
         return (card.bonus if usable(card, me) else 0.3 * card.bonus) + gold_worth(card)
-    if kind in ("steed", "hireling"):
+    if kind == "hireling":
+        return hireling_gain(card, me) + gold_worth(card)
+    if kind == "steed":
         return card.bonus + 1.0 + gold_worth(card)
     if kind == "one_shot":
         return one_shot_value(card)
