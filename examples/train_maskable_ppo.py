@@ -17,8 +17,12 @@ cross-entropy over its masked logits (and its value head on the discounted retur
 on from there.
 
     .venv/bin/pip install -e '.[rl]'
-    .venv/bin/python examples/train_maskable_ppo.py --steps 200000 --out runs/ppo \
-        --plot docs/rl-learning-curve.png
+    .venv/bin/python examples/train_maskable_ppo.py --steps 200000 --clone-games 400 \
+        --lr 1e-4 --ent-coef 0.001 --clip 0.1 --out runs/ppo --plot docs/rl-learning-curve.png
+
+Evaluations can be run apart, in several processes (`--load runs/ppo/model.zip
+--eval-first K`), and added up with the run's figures and plot (`--combine runs/ppo
+EVAL_DIR...`); docs/rl.md gives the run behind its figures.
 
 A smoke run (as CI does): `--steps 2048 --n-steps 256 --eval-games 2`; with cloning, add
 `--clone-games 2 --clone-epochs 2`.

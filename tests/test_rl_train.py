@@ -43,6 +43,15 @@ def test_a_short_training_run_writes_figures_model_and_curve(tmp_path: Path) -> 
     load += ["--eval-first", "1", "--max-decisions", "300", "--out", str(tmp_path / "e")]
     again = _script().main(load)
     assert again["steps"] == figures["steps"] and again["vs_random"]["first_game"] == 1
+    both = _script().main(["--combine", str(tmp_path), str(tmp_path / "e"), "--out", str(tmp_path / "c")])
+    wins = figures["vs_random"]["wins"] + again["vs_random"]["wins"]
+    assert both["vs_random"]["games"] == 2 and both["vs_random"]["wins"] == wins
+    low, high = both["vs_random"]["interval_95"]
+    assert 0 <= low <= wins / 2 <= high <= 1
+    assert (tmp_path / "c" / "learning-curve.png").stat().st_size > 0
+    with pytest.raises(ValueError, match="already counted"):  # the same seeds twice
+        twice = [str(tmp_path), str(tmp_path / "e"), str(tmp_path / "e")]
+        _script().main(["--combine", *twice, "--out", str(tmp_path / "d")])
 
 
 def test_the_factored_head_gives_one_small_logit_per_id_and_learns_by_parts() -> None:
