@@ -69,6 +69,14 @@ def test_json_gives_each_kind_its_rate_interval_games_and_rating(one_worker: dic
     assert one_worker["games"] == 6 and len(one_worker["per_game"]) == 6
 
 
+def test_each_kinds_thinking_time_per_decision_is_measured(one_worker: dict[str, Any]) -> None:
+    times = one_worker["timing"]["decision_ms"]
+    assert set(times) == {"heuristic", "random"}
+    for figures in times.values():
+        assert figures["decisions"] > 0
+        assert 0 < figures["median"] <= figures["p90"] <= figures["max"]
+
+
 def test_wilson_interval_matches_newcombes_worked_cases() -> None:
     """Newcombe (1998), Statistics in Medicine 17:857, table I, method 3 (the score interval)."""
     assert wilson(81, 263) == pytest.approx((0.2553, 0.3662), abs=1e-4)

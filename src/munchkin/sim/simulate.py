@@ -16,13 +16,17 @@ from functools import lru_cache
 from multiprocessing.context import BaseContext
 from typing import Any, TypeVar
 
+from munchkin.bots import Bot
 from munchkin.bots.registry import BOT_KINDS, make_bot
 from munchkin.cards.loader import load_builtin_sets
 from munchkin.cards.schema import CardDef
 from munchkin.engine import which
+from munchkin.engine.actions import Action
+from munchkin.engine.game import Game
 from munchkin.engine.options import DEFAULT_OPTIONS, TableOptions
 from munchkin.match import play_match, seat_players
 from munchkin.sim.stats import GameRecorder, Record, aggregate
+from munchkin.views import PlayerView
 
 __all__ = ["BOT_KINDS", "SimConfig", "derive_seed", "make_bot", "run_local", "seat_kinds"]
 T = TypeVar("T")
@@ -43,6 +47,8 @@ class SimConfig:
     options: TableOptions = DEFAULT_OPTIONS
     think_ms: float | None = None
     iterations: int | None = None
+    timed: bool = False
+    """Record each seat's thinking time at every decision with a choice (`think_ms`)."""
 
 
 def derive_seed(*parts: int) -> int:
@@ -69,10 +75,11 @@ def play_one(config: SimConfig, index: int) -> Record:
     cards = cards_for(config.sets)
     seed = derive_seed(config.seed, index)
     kinds = seat_kinds(config.bots, config.players, index)
-    bots = [
+    made = [
         make_bot(kind, derive_seed(seed, seat), cards, think_ms=config.think_ms, iterations=config.iterations)
         for seat, kind in enumerate(kinds)
     ]
+    bots = [TimedBot(bot) for bot in made] if config.timed else made
     recorder = GameRecorder(cards, [name for name, _ in seat_players(config.players)])
     result = play_match(
         cards,
@@ -84,7 +91,31 @@ def play_one(config: SimConfig, index: int) -> Record:
         after_decision=recorder.after_decision,
         options=config.options,
     )
-    return {"index": index, "seed": seed, "engine": which(), **recorder.record(result, kinds)}
+    record = {"index": index, "seed": seed, "engine": which(), **recorder.record(result, kinds)}
+    if config.timed:
+        record["think_ms"] = [bot.times for bot in bots if isinstance(bot, TimedBot)]
+    return record
+
+
+class TimedBot:
+    """A bot whose thinking time is written down (milliseconds) at each decision with a
+    choice; a bot that `sees_state` is handed the game as before."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.sees_state = getattr(bot, "sees_state", False)
+        self.times: list[float] = []
+
+    def see(self, game: Game) -> None:
+        self.bot.see(game)  # type: ignore[attr-defined]
+
+    def choose(self, view: PlayerView) -> Action:
+        if len(view.legal) == 1:
+            return self.bot.choose(view)
+        started = time.perf_counter()
+        action = self.bot.choose(view)
+        self.times.append((time.perf_counter() - started) * 1000.0)
+        return action
 
 
 def pool_context() -> BaseContext:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Annotated, Any
@@ -55,6 +56,25 @@ def ratings(records: Sequence[Record]) -> dict[str, dict[str, float]]:
     }
 
 
+def decision_ms(records: Sequence[Record]) -> dict[str, dict[str, float]]:
+    """Each kind's thinking time per decision with a choice, in milliseconds: how many,
+    the median, the 90th percentile and the longest."""
+    times: dict[str, list[float]] = {}
+    for r in records:
+        for kind, seat_times in zip(r["bots"], r["think_ms"], strict=True):
+            times.setdefault(kind, []).extend(seat_times)
+    figures = {}
+    for kind, found in sorted(times.items()):
+        found.sort()
+        figures[kind] = {
+            "decisions": len(found),
+            "median": statistics.median(found) if found else 0.0,
+            "p90": found[int(0.9 * (len(found) - 1))] if found else 0.0,
+            "max": found[-1] if found else 0.0,
+        }
+    return figures
+
+
 def results(config: SimConfig, records: Sequence[Record], seconds: float, runner: str) -> dict[str, Any]:
     """The tournament as plain data: its configuration, `win_rate_by_bot` (each kind's wins,
     seats held, rate and Wilson 95% interval), `ratings`, `win_rate_by_seat`, each game's
@@ -68,7 +88,7 @@ def results(config: SimConfig, records: Sequence[Record], seconds: float, runner
         "ratings": ratings(records),
         "win_rate_by_seat": win_rate_by_seat(records, config.players),
         "per_game": [{key: r[key] for key in ("index", "seed", "bots", "winners", "turns")} for r in records],
-        "timing": {"runner": runner, "seconds": seconds},
+        "timing": {"runner": runner, "seconds": seconds, "decision_ms": decision_ms(records)},
     }
 
 
@@ -85,20 +105,22 @@ def as_text(data: dict[str, Any]) -> str:
         f"sets {', '.join(config['sets'])}, seed {config['seed']}{budget}: "
         f"{data['timing']['seconds']:.1f} s on {data['timing']['runner']}",
         f"{'bot':<10} {'seats':>6} {'wins':>6} {'win rate':>9}  {'95% interval':<16} "
-        f"{'rating':>14} {'ordinal':>8}",
+        f"{'rating':>14} {'ordinal':>8} {'ms/decision':>12}",
     ]
     by_rating = sorted(data["ratings"], key=lambda kind: -data["ratings"][kind]["ordinal"])
     for kind in by_rating:
         won, rated = data["win_rate_by_bot"][kind], data["ratings"][kind]
+        thought = data["timing"]["decision_ms"][kind]["median"]
         interval = "{:.1%} - {:.1%}".format(*won["ci95"])
         rating = f"{rated['mu']:.1f} ± {rated['sigma']:.1f}"
         lines.append(
             f"{kind:<10} {won['games']:>6} {won['wins']:>6} {won['rate']:>9.1%}  "
-            f"{interval:<16} {rating:>14} {rated['ordinal']:>8.1f}"
+            f"{interval:<16} {rating:>14} {rated['ordinal']:>8.1f} {thought:>12.2f}"
         )
     equal = 1 / config["players"]
     lines.append(
-        f"{data['finished']} finished, {data['shared_wins']} shared wins; an equal share is {equal:.1%}."
+        f"{data['finished']} finished, {data['shared_wins']} shared wins; an equal share is {equal:.1%}; "
+        "ms/decision: the median thinking time of a decision with a choice."
     )
     return "\n".join(lines)
 
@@ -141,7 +163,7 @@ def tournament(
         raise fail(f"--bots {bots!r}: one bot per seat, 2 to 6 of them")
     options = table_options.from_command_line(option or [])
     config = SimConfig(
-        games, len(kinds), kinds, names(sets), seed, max_decisions, options, think_ms, iterations
+        games, len(kinds), kinds, names(sets), seed, max_decisions, options, think_ms, iterations, timed=True
     )
     check_config(config)
     records, seconds, runner = run_games(config, workers, ray)
