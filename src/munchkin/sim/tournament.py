@@ -28,10 +28,12 @@ import typer
 from openskill.models import PlackettLuce
 
 from munchkin import table_options
-from munchkin.bots.registry import BOT_KINDS
+from munchkin.bots.registry import KINDS
 from munchkin.sim.console import check_config, fail, names, run_games
 from munchkin.sim.simulate import Record, SimConfig
 from munchkin.sim.stats import win_rate_by_bot, win_rate_by_seat
+
+KIND_HELP = "; ".join(f"{name} ({kind.summary})" for name, kind in KINDS.items())
 
 
 def ratings(records: Sequence[Record]) -> dict[str, dict[str, float]]:
@@ -128,7 +130,7 @@ def as_text(data: dict[str, Any]) -> str:
 def tournament(
     bots: Annotated[
         str,
-        typer.Option(help=f"One bot per seat, comma separated, rotating ({', '.join(BOT_KINDS)})."),
+        typer.Option(help=f"One bot per seat, comma separated, rotating: {KIND_HELP}."),
     ] = "heuristic,easy,random",
     games: Annotated[int, typer.Option(help="Games to play (a multiple of the seats rotates evenly).")] = 100,
     sets: Annotated[str, typer.Option(help="Card sets, comma separated.")] = "base",
