@@ -136,7 +136,7 @@ def test_bad_arguments_are_one_line_errors(options: list[str], message: str) -> 
 
 def test_search_bots_at_a_budget_of_iterations_give_the_same_results_on_any_workers() -> None:
     pytest.importorskip("munchkin.bots.search", reason="the search bot is not there")
-    args = ["--bots", "search,cheat,random", "--iterations", "2", "--games", "3", "--max-decisions", "150"]
+    args = ["--bots", "search,cheat,random", "--iterations", "2", "--games", "3", "--max-decisions", "60"]
     one, two = (tournament(*args, "--workers", workers) for workers in ("1", "2"))
     assert _without_timing(one) == _without_timing(two)
     assert set(one["win_rate_by_bot"]) == {"search", "cheat", "random"}
