@@ -350,3 +350,11 @@ def test_the_ring_cancels_a_curse_that_would_lose_the_bot_its_fight() -> None:
         game = _anns_fight(ann, "gerbil-of-mild-peril", [PlayerSetup("Bob", hand=["wet-noodle-arms"])])
         game.apply("Bob", Action("play", "wet-noodle-arms", target="Ann"))
         assert choice(game, "Ann") == answer
+
+
+def test_losing_headgear_costs_the_whole_outfit_that_takes_every_slot() -> None:
+    """Bob, the leader, wears the Fully Matching Adventure Outfit (+7, every slot): the moths
+    that eat headgear eat it, so Ann plays them on him."""
+    bob = PlayerSetup("Bob", level=5, equipped=["fully-matching-adventure-outfit"])
+    game = _anns_turn(PlayerSetup("Ann", level=3, hand=["hat-eating-moths"]), [bob, PlayerSetup("Cid")])
+    assert choice(game, "Ann") == Action("play", "hat-eating-moths", target="Bob")

@@ -79,12 +79,13 @@ def _loss_harm(what: str, seat: Seat, hand_value: float) -> float:
 
 
 def is_kind(card: CardDef, what: str) -> bool:
-    """Whether a card is of the kind a `lose:` effect names."""
+    """Whether a card is of the kind a `lose:` effect names: an item taking several slots is
+    lost with any of them (docs/card-format.md)."""
     if what == "big":
         return card.big
     if what == "steed":
         return card.type == "steed"
-    return card.slot == what if what in (*WORN_SLOTS, "hands") else card.is_item
+    return card.takes(what) if what in (*WORN_SLOTS, "hands") else card.is_item
 
 
 def weakening(effects: Iterable[Effect], seat: Seat) -> int:
