@@ -67,8 +67,8 @@ class SearchConfig:
     playout_decisions: int = 16
     epsilon: float = 0.05
     exploration: float = EXPLORATION
-    prior_share: float = 0.25
-    prior_least: float = 3.0
+    prior_share: float = 0.5
+    prior_least: float = 4.0
 
 
 @dataclass
