@@ -1,4 +1,4 @@
-"""Fixtures shared by the store and web tests."""
+"""Fixtures shared by the store and web tests, and the Hypothesis profile of every test."""
 
 from __future__ import annotations
 
@@ -8,10 +8,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 PG_ENV = "MUNCHKIN_TEST_POSTGRES_URL"
+
+settings.register_profile("shared-machine", deadline=None)
+settings.load_profile("shared-machine")
+"""No per-example deadline: on a loaded shared machine an example can take seconds, and a
+timeout then only starts minutes of shrinking. Speed is measured by the benchmarks."""
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
