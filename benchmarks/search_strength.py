@@ -85,7 +85,11 @@ def won(game: dict[str, Any], bot: str) -> bool:
 
 def summary(path: Path, bot: str) -> dict[str, Any]:
     """The win rate, decision times and iterations of the games in `path`."""
-    games = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    try:
+        lines = path.read_text().splitlines()
+        games = [json.loads(line) for line in lines if line.strip()]
+    except (OSError, json.JSONDecodeError) as error:
+        raise SystemExit(f"{path}: cannot read recorded games ({error})") from None
     if not games:
         raise SystemExit(f"{path}: no games recorded yet")
     wins = sum(1 for g in games if won(g, bot))
