@@ -12,7 +12,6 @@ interval, the mean number of turns and the CPU time per game.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,9 +22,9 @@ from munchkin.bots.random_bot import RandomBot
 from munchkin.cards.loader import load_builtin_sets
 from munchkin.cards.schema import CardDef
 from munchkin.match import play_match, seat_players
+from munchkin.sim.stats import wilson
 
 PLAYERS = 4
-Z_95 = 1.959964
 CHOICES = {"base": ["base"], "base+horses": ["base", "horses"]}
 
 
@@ -39,14 +38,6 @@ class Tally:
     @property
     def rate(self) -> float:
         return self.wins / self.games
-
-
-def wilson_interval(wins: int, games: int, z: float = Z_95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (sound near 0 and 1, unlike the normal one)."""
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
 
 
 def seat_bots(seed: int, cards: Sequence[CardDef]) -> list[Bot]:
@@ -76,7 +67,7 @@ def main() -> None:
     args = parser.parse_args()
     for name in CHOICES if args.sets == "both" else [args.sets]:
         tally = measure(load_builtin_sets(CHOICES[name]), args.games)
-        low, high = wilson_interval(tally.wins, tally.games)
+        low, high = wilson(tally.wins, tally.games)
         print(
             f"{name:12} heuristic vs 3 random: {tally.wins}/{tally.games} won = {tally.rate:.1%} "
             f"(95% CI {low:.1%}-{high:.1%}); {tally.turns / tally.games:.0f} turns/game, "

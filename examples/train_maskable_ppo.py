@@ -49,6 +49,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
 from munchkin.rl import single_agent
 from munchkin.rl.sb3 import FactoredPolicy
+from munchkin.sim.stats import wilson
 from munchkin.views import view
 
 EVAL_SEED = 1_000_000
@@ -272,16 +273,6 @@ def evaluate(
         "truncated": truncated,
         "learner_steps_per_game": steps / max(1, games),
     }
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson's 95% interval of a win rate."""
-    if not games:
-        return (0.0, 1.0)
-    rate = wins / games
-    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * np.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return (float(centre - half), float(centre + half))
 
 
 def plot(curve: list[tuple[int, bool]], window: int, figures: dict[str, Any], path: Path) -> None:
