@@ -22,10 +22,10 @@ sampled world gives the seat the same view and the same legal actions as the tru
 from __future__ import annotations
 
 import random
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from munchkin.bots.search_sight import all_cards, placed_after, unseen_ids, visible_ids
 from munchkin.cards.schema import CardDef
 from munchkin.engine.dice import Dice
 from munchkin.engine.game import Game
@@ -56,7 +56,7 @@ class WorldSampler:
         self.catalog: Mapping[str, CardDef] = catalog
         seats = [p["name"] for p in data["players"]]
         self.seat = seats.index(self.player)
-        unseen = _unseen(cards, _visible_ids(data))
+        unseen = unseen_ids(cards, visible_ids(data))
         self.template = self._build(unseen, rng)
         g = self.template.state
         self.hidden_hands = [i for i in range(len(seats)) if i != self.seat]
@@ -111,7 +111,7 @@ class WorldSampler:
         for i, p in enumerate(data["players"]):
             if i != self.seat:
                 hands[i], rest = rest[: p["hand_count"]], rest[p["hand_count"] :]
-        extras = _extras(data)
+        extras = placed_after(data)
         position = Position(
             players=[
                 _player_setup(p, data["hand"], hands, i, self.seat) for i, p in enumerate(data["players"])
@@ -171,7 +171,7 @@ class WorldSampler:
                 by_view[id(card)] = inst
         for card in extras:
             by_view[id(card)] = take(card)
-        for card in _all_cards(data):
+        for card in all_cards(data):
             placed = by_view.get(id(card))
             if placed is None:
                 continue
@@ -356,92 +356,6 @@ def _charity(g: GameState, prompt: Prompt) -> Prompt:
         return Prompt(prompt.player, "charity", tuple(g.distinct_ids(hand)) or ("decline",))
     takers = tuple(g.players[i].name for i in charity_takers(g, prompt.player))
     return Prompt(prompt.player, "charity_to", takers or ("decline",), (hand[0] if hand else 0,))
-
-
-# -- reading the view ----------------------------------------------------------------------
-
-
-def _cards_of(card: Card) -> Iterable[Card]:
-    """A card and what is attached to it, and what a hireling carries."""
-    yield card
-    for attached in card.get("attached", ()):
-        yield from _cards_of(attached)
-    for carried in card.get("carrying", ()):
-        yield from _cards_of(carried)
-
-
-TABLE_ZONES = ("races", "classes", "boosts", "equipped", "carried", "steeds", "hirelings", "curses")
-
-
-def _all_cards(data: dict[str, Any]) -> Iterable[Card]:
-    """Every card the view shows, each once, attachments included."""
-    for card in data["hand"]:
-        yield from _cards_of(card)
-    for table in data["players"]:
-        for zone in TABLE_ZONES:
-            for card in table[zone]:
-                yield from _cards_of(card)
-    for pile in ("door_discard", "treasure_discard", "body"):
-        for card in data[pile]:
-            yield from _cards_of(card)
-    if data["face_up"] is not None:
-        yield from _cards_of(data["face_up"])
-    combat = data["combat"]
-    if combat is not None:
-        for card in combat["monsters"] + combat["played"]:
-            yield from _cards_of(card)
-    pending = data["pending"]
-    if pending is not None and pending["kind"] == "curse":
-        yield {"id": pending["card"], "pending": True}
-
-
-def _visible_ids(data: dict[str, Any]) -> Counter[str]:
-    return Counter(card["id"] for card in _all_cards(data))
-
-
-def _unseen(cards: Sequence[CardDef], seen: Counter[str]) -> list[str]:
-    """Every copy of every card of the game that the view does not show."""
-    unseen = []
-    for card in cards:
-        unseen += [card.id] * max(0, card.copies - seen.get(card.id, 0))
-    return unseen
-
-
-def _extras(data: dict[str, Any]) -> list[Card]:
-    """The cards in sight that a position cannot place: attachments, the card face up, the
-    body, the fight's monsters and one-shots, a curse pending. They are built on the door
-    discard pile, then moved where they belong."""
-    out: list[Card] = []
-
-    def attachments(card: Card) -> None:
-        for attached in card.get("attached", ()):
-            out.append(attached)
-            attachments(attached)
-        for carried in card.get("carrying", ()):
-            attachments(carried)
-
-    for card in data["hand"]:
-        attachments(card)
-    for table in data["players"]:
-        for zone in TABLE_ZONES:
-            for card in table[zone]:
-                attachments(card)
-    for pile in ("door_discard", "treasure_discard"):
-        for card in data[pile]:
-            attachments(card)
-    loose: list[Card] = list(data["body"])
-    if data["face_up"] is not None:
-        loose.append(data["face_up"])
-    combat = data["combat"]
-    if combat is not None:
-        loose += combat["monsters"] + combat["played"]
-    pending = data["pending"]
-    if pending is not None and pending["kind"] == "curse":
-        loose.append({"id": pending["card"], "pending": True})
-    for card in loose:
-        out.append(card)
-        attachments(card)
-    return out
 
 
 def _player_setup(
