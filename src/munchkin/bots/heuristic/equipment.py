@@ -19,7 +19,15 @@ Entry = tuple[CardDef, bool]
 def best_layout(me: Seat) -> set[str]:
     """The ids of the items worth using together: every item with no slot (some give hands),
     then the best of each worn slot and the best hands' worth around the items that take
-    several slots, if any are worth it; ties keep the items already in use (B11, H6)."""
+    several slots, if any are worth it; ties keep the items already in use (B11, H6).
+    Worked out once per decision (the seat's `memo`)."""
+    if "best_layout" not in me.memo:
+        me.memo["best_layout"] = _best_layout(me)
+    return set(me.memo["best_layout"])
+
+
+def _best_layout(me: Seat) -> set[str]:
+    """`best_layout`, worked out."""
     items = [(c, True, on) for c, on in me.with_attached("equipped")]
     items += [(c, False, on) for c, on in me.with_attached("carried")]
     mine = [

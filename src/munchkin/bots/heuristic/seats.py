@@ -38,6 +38,8 @@ class Seat:
         self.sex: str = table["sex"]
         self.dead: bool = table["dead"]
         self.hand_count: int = table["hand_count"]
+        self.memo: dict[str, Any] = {}
+        """What is worked out from this table once per decision (`equipment.best_layout`)."""
 
     def cards(self, zone: str) -> list[CardDef]:
         return [self.defs[c["id"]] for c in self.table[zone]]

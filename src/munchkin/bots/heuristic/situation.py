@@ -174,11 +174,18 @@ class Situation:
 
     def legal(self, verb: str, **fields: object) -> list[Action]:
         """The legal actions of a verb whose fields have these values."""
-        return [
-            a
-            for a in self.view.legal
-            if a.verb == verb and all(getattr(a, k) == v for k, v in fields.items())
-        ]
+        actions = self._by_verb.get(verb, ())
+        if not fields:
+            return list(actions)
+        return [a for a in actions if all(getattr(a, k) == v for k, v in fields.items())]
+
+    @cached_property
+    def _by_verb(self) -> dict[str, list[Action]]:
+        """The legal actions by verb, in the view's order."""
+        by_verb: dict[str, list[Action]] = {}
+        for a in self.view.legal:
+            by_verb.setdefault(a.verb, []).append(a)
+        return by_verb
 
     def best(self, actions: Iterable[Action], score: Callable[[Action], float]) -> Action | None:
         """The highest-scoring action; the seeded source breaks ties."""
