@@ -35,6 +35,13 @@ def test_evil_twin_turns_the_leaders_fight_but_never_the_bots_own() -> None:
     assert choice(own, "Ann") == Action("resolve_combat")
 
 
+def test_evil_twin_doubles_the_rewards_of_the_bots_own_fight_won_by_far() -> None:
+    """Ann (7) beats the gerbil (2 against her) by 5: with its twin it still loses by 3, and
+    gives two levels."""
+    own = _anns_fight(PlayerSetup("Ann", level=7, hand=["evil-twin"]), "gerbil-of-mild-peril")
+    assert choice(own, "Ann") == Action("play", "evil-twin", on="gerbil-of-mild-peril")
+
+
 def test_cardboard_cutout_brings_a_strong_monster_to_the_leader_and_a_weak_one_to_the_bot() -> None:
     hand = ["cardboard-cutout", "ogre-in-a-tutu"]
     stronger = _bobs_fight(PlayerSetup("Ann", level=2, hand=hand), 3)

@@ -20,7 +20,7 @@ modules, one concept each:
 - `equipment`, `selling`, `curses`, `own_turn`: its own turn.
 
 With them it wins its fights by the cheapest means (class powers, one-shots, a helper
-bribed with the fewest treasures), adds a Wandering Monster to a fight won comfortably,
+bribed with the fewest treasures), adds a Wandering Monster or a twin to a fight won comfortably,
 or runs, sacrificing a hireling when that is cheaper than the expected Bad Stuff; helps
 others for treasure, but never someone the fight would make win nor the leader close to
 winning; turns the leader's fights when that is worth the cards, and anyone's fight that

@@ -1,5 +1,5 @@
 """The bot's own fights: win them by the cheapest means (class powers, one-shots, a monster
-weakened, a helper bribed with the fewest treasures), add a Wandering Monster to a fight won
+weakened, a helper bribed with the fewest treasures), add a Wandering Monster or a twin to a fight won
 comfortably, or give up and run (B6-B9, B14, B16)."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from munchkin.bots.heuristic.fight_words import (
     illusion_change,
     lost_reward,
     replaced,
+    rewards,
     win_chance,
 )
 from munchkin.bots.heuristic.harms import run_loss
@@ -80,7 +81,7 @@ def beats(s: Situation, monster: CardDef) -> bool:
 
 
 def own_fight(s: Situation) -> Action | None:
-    """When winning, bring in a Wandering Monster still clearly beaten, then resolve; when
+    """When winning, bring in a Wandering Monster or a twin still clearly beaten, then resolve; when
     losing, the cheapest way to win that is worth it, else a Wizard's charm when the hand
     is worth less than the run, else give up."""
     fight = s.fight_window()
@@ -103,17 +104,25 @@ def own_fight(s: Situation) -> Action | None:
 
 
 def _more_monsters(s: Situation, fight: Fight) -> Action | None:
-    """A Wandering Monster with a monster from the hand, for more levels and treasures, when
-    the fight does not already win the game and is still won by the usual margin (B16)."""
+    """A Wandering Monster with a monster from the hand, or a twin of a monster of the fight,
+    for more levels and treasures, when the fight does not already win the game and is
+    still won by the usual margin (B16)."""
     if s.me is not fight.fighter or fight.game_winner() is s.me:
         return None
-    wanderers = [
-        a
-        for a in s.legal("play")
-        if s.card(a.arg).type == "wandering_monster"
-        and fight.to_lose - monster_strength(s.card(a.on), fight.fighters) > TROUBLE_MARGIN
-    ]
-    return s.best(wanderers, lambda a: s.card(a.on).levels + 0.5 * s.card(a.on).treasures)
+    added: dict[Action, tuple[int, CardDef]] = {}
+    for a in s.legal("play"):
+        card = s.card(a.arg)
+        if card.type == "wandering_monster":
+            added[a] = (monster_strength(s.card(a.on), fight.fighters), s.card(a.on))
+        elif fight_word(card) == "twin" and (index := fight.index(a.on)) is not None:
+            added[a] = (fight.powers[index], fight.monsters[index])
+    more = [a for a, (points, _) in added.items() if fight.to_lose - points > TROUBLE_MARGIN]
+    return s.best(more, lambda a: _reward_score(added[a][1]))
+
+
+def _reward_score(monster: CardDef) -> float:
+    levels, treasures = rewards(monster)
+    return levels + 0.5 * treasures
 
 
 def _win_value(s: Situation, fight: Fight) -> float:
