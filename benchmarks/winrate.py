@@ -7,6 +7,12 @@ interval, the mean number of turns and the CPU time per game.
 
     .venv/bin/python benchmarks/winrate.py --games 400
     .venv/bin/python benchmarks/winrate.py --games 100 --sets base
+
+`--without WORD` measures what a kind of card is worth to the bot: the heuristic bot never
+plays (or uses with any verb but discard, sell, equip, unequip, keep) a card whose type or
+one of whose effect words is WORD, whenever it has another choice; the same seeds otherwise.
+
+    .venv/bin/python benchmarks/winrate.py --games 800 --without send_away
 """
 
 from __future__ import annotations
@@ -14,18 +20,22 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from munchkin.bots import Bot
 from munchkin.bots.heuristic import HeuristicBot
 from munchkin.bots.random_bot import RandomBot
 from munchkin.cards.loader import load_builtin_sets
 from munchkin.cards.schema import CardDef
+from munchkin.engine.actions import Action
 from munchkin.match import play_match, seat_players
 from munchkin.sim.stats import wilson
+from munchkin.views import PlayerView
 
 PLAYERS = 4
 CHOICES = {"base": ["base"], "base+horses": ["base", "horses"]}
+KEPT_VERBS = ("discard", "sell", "equip", "unequip", "keep")
+"""Verbs `--without` still allows for the cards it takes away."""
 
 
 @dataclass
@@ -40,19 +50,37 @@ class Tally:
         return self.wins / self.games
 
 
-def seat_bots(seed: int, cards: Sequence[CardDef]) -> list[Bot]:
+class WithoutBot(HeuristicBot):
+    """The heuristic bot that leaves aside the cards of one type or effect word."""
+
+    def __init__(self, seed: int, cards: Sequence[CardDef], word: str) -> None:
+        super().__init__(seed, cards)
+        self.word = word
+
+    def choose(self, view: PlayerView) -> Action:
+        kept = [a for a in view.legal if a.verb in KEPT_VERBS or not self._leaves_aside(a.arg)]
+        if kept and len(kept) < len(view.legal):
+            view = replace(view, legal=kept)
+        return super().choose(view)
+
+    def _leaves_aside(self, card_id: str | None) -> bool:
+        card = self.defs.get(card_id or "")
+        return card is not None and (card.type == self.word or any(e.kind == self.word for e in card.effects))
+
+
+def seat_bots(seed: int, cards: Sequence[CardDef], without: str | None = None) -> list[Bot]:
     """Random bots everywhere but seat `seed % 4`, where the heuristic bot sits."""
     bots: list[Bot] = [RandomBot(seed * 10 + i) for i in range(PLAYERS)]
-    bots[seed % PLAYERS] = HeuristicBot(seed, cards)
+    bots[seed % PLAYERS] = HeuristicBot(seed, cards) if without is None else WithoutBot(seed, cards, without)
     return bots
 
 
-def measure(cards: Sequence[CardDef], games: int) -> Tally:
+def measure(cards: Sequence[CardDef], games: int, without: str | None = None) -> Tally:
     tally = Tally()
     names = [name for name, _ in seat_players(PLAYERS)]
     for seed in range(games):
         start = time.process_time()
-        result = play_match(cards, PLAYERS, seed, seat_bots(seed, cards))
+        result = play_match(cards, PLAYERS, seed, seat_bots(seed, cards, without))
         tally.cpu_seconds += time.process_time() - start
         tally.games += 1
         tally.wins += names[seed % PLAYERS] in result.winners  # a shared win is a win (B2)
@@ -64,9 +92,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="games per card-set choice")
     parser.add_argument("--sets", choices=[*CHOICES, "both"], default="both")
+    parser.add_argument("--without", metavar="WORD", help="a card type or effect word the bot leaves aside")
     args = parser.parse_args()
     for name in CHOICES if args.sets == "both" else [args.sets]:
-        tally = measure(load_builtin_sets(CHOICES[name]), args.games)
+        cards = load_builtin_sets(CHOICES[name])
+        if args.without and not any(
+            c.type == args.without or any(e.kind == args.without for e in c.effects) for c in cards
+        ):
+            parser.error(f"--without {args.without}: no card of {name} has that type or effect word")
+        tally = measure(cards, args.games, args.without)
         low, high = wilson(tally.wins, tally.games)
         print(
             f"{name:12} heuristic vs 3 random: {tally.wins}/{tally.games} won = {tally.rate:.1%} "
