@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 
 from munchkin.cards.loader import load_builtin_sets
-from munchkin.match import MatchResult
+from munchkin.engine.game import Game
+from munchkin.match import MatchResult, seat_players
+from munchkin.views import view
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,6 +44,26 @@ def test_the_win_rate_counts_a_win_shared_with_another_player(monkeypatch: pytes
     monkeypatch.setattr(winrate, "play_match", shared)
     tally = winrate.measure(load_builtin_sets(["base"]), 2)
     assert (tally.games, tally.wins, tally.turns) == (2, 1, 20)
+
+
+def test_the_bot_without_a_word_never_plays_its_cards_while_it_has_another_choice() -> None:
+    cards = load_builtin_sets(["base"])
+    twins = {c.id for c in cards if any(e.kind == "twin" for e in c.effects)}
+    bot = winrate.WithoutBot(0, cards, "twin")
+    assert twins and all(bot._leaves_aside(card_id) for card_id in twins)
+    offered = 0
+    for seed in range(30):
+        game = Game.new(cards, seat_players(4), seed=seed)
+        for _ in range(300):
+            if game.over:
+                break
+            player = game.waiting_for()[0]
+            v = view(game, player)
+            action = bot.choose(v)
+            offered += any(a.arg in twins and a.verb == "play" for a in v.legal)
+            assert action.arg not in twins or action.verb in winrate.KEPT_VERBS or len(v.legal) == 1
+            game.apply(player, action)
+    assert offered > 0
 
 
 class _Socket:
