@@ -102,6 +102,8 @@ class raw_env(AECEnv):
         self.encoder = Encoder(self.catalog)
         self.features = ActionFeatures(self.catalog) if action_features else None
         self.possible_agents = agent_names(players)
+        self._seats = {a: i for i, a in enumerate(self.possible_agents)}
+        """Each agent's seat: the agents are the game's players, in seat order."""
         layout = self.encoder.layout
         box = spaces.Box(layout.low, layout.high, dtype=np.float32)
         mask = spaces.Box(0, 1, (self.catalog.size,), dtype=np.int8)
@@ -152,7 +154,7 @@ class raw_env(AECEnv):
         game = self._game
         waiting = game.waiting_for()
         agent = waiting[0] if len(waiting) == 1 else self._chooser.choice(waiting)
-        seat = game.state.index(agent)
+        seat = self._seats[agent]
         self.agent_selection = agent
         self.legal = self.catalog.encode(game.state, seat, game.legal_actions(agent))
         if not self.legal.actions:
@@ -161,11 +163,13 @@ class raw_env(AECEnv):
         self.infos[agent] = self._info()
 
     def _info(self) -> dict[str, Any]:
-        ids = np.fromiter(sorted(self.legal.actions), np.int64)
-        info: dict[str, Any] = {"legal_action_ids": ids, "unlisted": len(self.legal.unlisted)}
+        legal = self.legal
+        info: dict[str, Any] = {
+            "legal_action_ids": np.array(legal.ids, np.int64),
+            "unlisted": len(legal.unlisted),
+        }
         if self.features is not None:
-            rows = [self.features.row(i, self.legal.keys[i], self.legal.actions[i]) for i in ids.tolist()]
-            info["legal_action_features"] = np.stack(rows)
+            info["legal_action_features"] = self.features.rows(legal.ids, legal.keys, legal.actions)
         return info
 
     @property
@@ -178,20 +182,17 @@ class raw_env(AECEnv):
         """What `agent` sees, and its mask: its legal actions when it is the one selected,
         otherwise none."""
         game = self._game
-        seat = game.state.index(agent)
+        seat = self._seats[agent]
         selected = agent == self.agent_selection and not (self.terminations.get(agent) or game.over)
-        mask = np.zeros(self.catalog.size, np.int8)
-        if selected:
-            mask[list(self.legal.actions)] = 1
+        mask = self.legal.mask(self.catalog.size) if selected else np.zeros(self.catalog.size, np.int8)
         observation = self.encoder.encode(game, seat, deciding=None if not selected else True)
         return {"observation": observation, "action_mask": mask}
 
     def action_mask(self, agent: str) -> np.ndarray:
         """The mask alone (cheaper than `observe` when the observation is not needed)."""
-        mask = np.zeros(self.catalog.size, np.int8)
         if agent == self.agent_selection and not self._game.over:
-            mask[list(self.legal.actions)] = 1
-        return mask
+            return self.legal.mask(self.catalog.size)
+        return np.zeros(self.catalog.size, np.int8)
 
     def decode(self, action_id: int) -> Action:
         """The engine action of a masked-in id for the selected agent."""

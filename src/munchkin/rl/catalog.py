@@ -24,9 +24,11 @@ returned apart as `unlisted`, and the mask leaves them out.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations_with_replacement, permutations
+
+import numpy as np
 
 from munchkin.cards.loader import builtin_set_names, load_builtin_sets
 from munchkin.cards.schema import CardDef
@@ -268,6 +270,21 @@ class Encoded:
     actions: dict[int, Action]
     keys: dict[int, Key]
     unlisted: list[Action]
+    ids: list[int] = field(init=False)
+    """The ids of `actions`, sorted."""
+
+    def __post_init__(self) -> None:
+        self.ids = sorted(self.actions)
+
+    def mask(self, size: int, dtype: type = np.int8) -> np.ndarray:
+        """A new array of `size` zeros with a one at each id."""
+        mask: np.ndarray = np.zeros(size, dtype)
+        if len(self.actions) > 8:
+            mask.put(self.ids, 1)
+        else:
+            for action_id in self.actions:
+                mask[action_id] = 1
+        return mask
 
 
 class _Context:
@@ -275,13 +292,20 @@ class _Context:
 
     def __init__(self, catalog: Catalog, g: GameState, seat: int, legal: Sequence[Action]) -> None:
         self.catalog, self.g, self.seat, self.legal = catalog, g, seat, legal
-        n = len(g.players)
-        self.rel = {p.name: (i - seat) % n for i, p in enumerate(g.players)}
+        self._rel: dict[str, int] | None = None
         self._fight: dict[str, int] | None = None
         self._hirelings: dict[str, int] | None = None
         self._sale: dict[str, int] | None = None
         self._give: dict[str, int] | None = None
         self._take: dict[str, dict[str, int]] | None = None
+
+    @property
+    def rel(self) -> dict[str, int]:
+        """Each player's seat relative to the actor."""
+        if self._rel is None:
+            n, seat = len(self.g.players), self.seat
+            self._rel = {p.name: (i - seat) % n for i, p in enumerate(self.g.players)}
+        return self._rel
 
     @property
     def fight(self) -> dict[str, int]:

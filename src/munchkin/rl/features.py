@@ -1,15 +1,18 @@
 """A feature vector for each legal action, for models that score actions one by one.
 
-`ActionFeatures.row(key, action)` gives `FEATURES` floats: the action's family (one-hot),
-the two cards it names (A: the card played, used, sold or given; B: the card it is played
-on, the monster of a slot, the hireling, the card taken), each as its type (one-hot) and
-numbers, the relative seat it names (one-hot), then a few numbers: fight slot, treasures
-promised, cards named, die face, the sale's gold, the helper escaping. docs/rl.md lists
-them. Rows are cached: the same key and action always give the same row.
+`ActionFeatures.rows(ids, keys, actions)` gives `size` floats per action (`row`, one
+action's): the action's family (one-hot), the two cards it names (A: the card played, used,
+sold or given; B: the card it is played on, the monster of a slot, the hireling, the card
+taken), each as its type (one-hot) and numbers, the relative seat it names (one-hot), then
+a few numbers: fight slot, treasures promised, cards named, die face, the sale's gold, the
+helper escaping. docs/rl.md lists them. Each row is built once and kept, side by side with
+the others in one array that one fancy index reads: by id when the family names no card
+beyond its key (most families), otherwise by id and action.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import get_args
 
 import numpy as np
@@ -23,6 +26,10 @@ CARD_NUMBERS = ("bonus", "level", "treasures", "levels", "value", "big", "undead
 CARD_FEATURES = len(CARD_TYPES) + len(CARD_NUMBERS)
 EXTRA = ("slot", "reward", "cards", "die", "gold", "helper_escapes")
 CACHE_LIMIT = 200_000
+"""Rows kept by id and action at most: past it, every kept row is dropped."""
+BY_ACTION = frozenset({"play_on_fight", "equip_hireling", "trade", "sell", "run_away_order"})
+"""Families whose row reads cards of the action that its key names only by a slot; every other
+family's row is the same for every action of its id."""
 
 
 def card_features(card: CardDef | None) -> list[float]:
@@ -53,19 +60,51 @@ class ActionFeatures:
         self.catalog = catalog
         self.families = {fam.name: k for k, fam in enumerate(catalog.families)}
         self.size = len(catalog.families) + 2 * CARD_FEATURES + MAX_PLAYERS + len(EXTRA)
-        self._cache: dict[tuple[Key, Action], np.ndarray] = {}
+        self._by_action = [catalog.families[f].name in BY_ACTION for f in catalog.family_of]
+        self._forget()
+
+    def _forget(self) -> None:
+        """Drop every kept row."""
+        self._kept = np.zeros((64, self.size), np.float32)
+        """The rows built so far, in the order they were built (doubled when full)."""
+        self._count = 0
+        self._of_id = [-1] * self.catalog.size
+        """The position in `_kept` of each id's row, for the families not BY_ACTION."""
+        self._of_action: dict[tuple[int, Action], int] = {}
+        """The position in `_kept` of each (id, action)'s row, for the families BY_ACTION."""
+
+    def _keep(self, row: np.ndarray) -> int:
+        if self._count == len(self._kept):
+            self._kept = np.concatenate([self._kept, np.zeros_like(self._kept)])
+        self._kept[self._count] = row
+        self._count += 1
+        return self._count - 1
 
     def row(self, action_id: int, key: Key, action: Action) -> np.ndarray:
-        cached = self._cache.get((key, action))
-        if cached is not None:
-            return cached
-        if len(self._cache) >= CACHE_LIMIT:
-            self._cache.clear()
-        row = self._build(action_id, key, action)
-        self._cache[(key, action)] = row
-        return row
+        """The row of one action (a new array)."""
+        return self.rows([action_id], {action_id: key}, {action_id: action})[0]
 
-    def _build(self, action_id: int, key: Key, a: Action) -> np.ndarray:
+    def rows(self, ids: Sequence[int], keys: Mapping[int, Key], actions: Mapping[int, Action]) -> np.ndarray:
+        """The rows of `ids` (with their keys and actions), in order, as one new array of
+        shape (len(ids), size)."""
+        if len(self._of_action) >= CACHE_LIMIT:
+            self._forget()
+        of_id, of_action, by_action = self._of_id, self._of_action, self._by_action
+        kept = []
+        for i in ids:
+            if by_action[i]:
+                k = of_action.get((i, actions[i]))
+                if k is None:
+                    k = of_action[(i, actions[i])] = self._keep(self.build(i, keys[i], actions[i]))
+            else:
+                k = of_id[i]
+                if k < 0:
+                    k = of_id[i] = self._keep(self.build(i, keys[i], actions[i]))
+            kept.append(k)
+        return self._kept[kept]
+
+    def build(self, action_id: int, key: Key, a: Action) -> np.ndarray:
+        """The row of one action, built from scratch (the reference the caches keep)."""
         defs = self.catalog.defs
         family = self.catalog.family(action_id).name
         out = np.zeros(self.size, np.float32)

@@ -140,9 +140,7 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as booleans (sb3-contrib's `MaskablePPO` reads this)."""
-        mask = np.zeros(self.catalog.size, bool)
-        mask[list(self.legal.actions)] = True
-        return mask
+        return self.legal.mask(self.catalog.size, bool)
 
     def step(self, action: np.int64 | int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         game = self._game
@@ -172,13 +170,13 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         return self.encoder.encode(self._game, self.seat, deciding=True if self.legal.actions else None)
 
     def _info(self) -> dict[str, Any]:
-        ids = np.fromiter(sorted(self.legal.actions), np.int64)
-        info: dict[str, Any] = {"action_mask": self.action_masks(), "legal_action_ids": ids}
+        legal = self.legal
+        info: dict[str, Any] = {
+            "action_mask": self.action_masks(),
+            "legal_action_ids": np.array(legal.ids, np.int64),
+        }
         if self.features is not None:
-            rows = [self.features.row(i, self.legal.keys[i], self.legal.actions[i]) for i in ids.tolist()]
-            info["legal_action_features"] = (
-                np.stack(rows) if rows else np.zeros((0, self.features.size), np.float32)
-            )
+            info["legal_action_features"] = self.features.rows(legal.ids, legal.keys, legal.actions)
         game = self._game
         info["winners"] = list(game.winners)
         info["won"] = self.names[self.seat] in game.winners
