@@ -114,38 +114,66 @@ def summary(path: Path, bot: str) -> dict[str, Any]:
     }
 
 
-def plot(paths: list[Path], bot: str, out: Path) -> None:
-    """Win rate (with its Wilson interval) against think time, one line per opponent kind,
-    from recorded games (the report extra's matplotlib)."""
+def measured(first: dict[str, Any]) -> tuple[str, str]:
+    """The kind of bot a record measured (in its `bot_seat`) and the kind it played against."""
+    kinds = first["kinds"]
+    bot = kinds[first["bot_seat"]] if "bot_seat" in first else kinds[0]
+    return bot, next((kind for kind in kinds if kind != bot), bot)
+
+
+def plot(paths: list[Path], out: Path) -> None:
+    """Win rate (with its Wilson interval) against think time, one line per measured bot
+    and opponent kind, from recorded games (the report extra's matplotlib); records of a bot
+    that does not search (the heuristic bot in the same seat, on the same seeds) are drawn
+    as a dotted level line."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    lines: dict[str, list[tuple[float, dict[str, Any]]]] = {}
+    lines: dict[tuple[str, str], list[tuple[float, dict[str, Any]]]] = {}
     for path in paths:
         first = json.loads(path.read_text().splitlines()[0])
+        bot, against = measured(first)
         think_ms = first["budget"]["think_ms"]
-        if think_ms is None:
+        if think_ms is None and bot != "heuristic":
             raise SystemExit(f"{path}: games with an iteration budget have no think time to plot")
-        against = next(kind for kind in first["kinds"] if kind != bot)
-        lines.setdefault(against, []).append((think_ms, summary(path, bot)))
-    figure, axes = plt.subplots(figsize=(6, 4))
-    for against, points in sorted(lines.items()):
+        lines.setdefault((bot, against), []).append((think_ms or 0.0, summary(path, bot)))
+    figure, axes = plt.subplots(figsize=(6.5, 4.5))
+    for (bot, against), points in sorted(lines.items()):
         points.sort(key=lambda point: point[0])
+        games = ", ".join(str(s["games"]) for _, s in points)
+        if bot == "heuristic":
+            for _, s in points:
+                axes.axhline(
+                    s["win_rate"], linestyle=":", color="black" if against == "heuristic" else "green"
+                )
+                axes.annotate(
+                    f"heuristic bot, same seeds, vs 3 {against} ({s['games']} games)",
+                    (0.02, s["win_rate"]),
+                    xycoords=("axes fraction", "data"),
+                    fontsize=7,
+                    va="bottom",
+                )
+            continue
         xs = [ms for ms, _ in points]
         rates = [s["win_rate"] for _, s in points]
         errors = [
             [r - s["ci95"][0] for r, (_, s) in zip(rates, points, strict=True)],
             [s["ci95"][1] - r for r, (_, s) in zip(rates, points, strict=True)],
         ]
-        games = ", ".join(str(s["games"]) for _, s in points)
-        axes.errorbar(xs, rates, yerr=errors, marker="o", capsize=4, label=f"vs 3 {against} ({games} games)")
-    axes.axhline(0.25, color="grey", linestyle=":", label="equal share")
+        axes.errorbar(
+            xs, rates, yerr=errors, marker="o", capsize=4, label=f"{bot} vs 3 {against} ({games} games)"
+        )
+    axes.axhline(0.25, color="grey", linestyle="--", label="equal share")
+    axes.set_xscale("log")
+    budgets = sorted({ms for (bot, _), points in lines.items() if bot != "heuristic" for ms, _ in points})
+    axes.set_xticks(budgets, [f"{ms:g}" for ms in budgets])
+    axes.minorticks_off()
     axes.set_xlabel("think time per decision (ms)")
-    axes.set_ylabel(f"{bot} bot's win rate (Wilson 95%)")
+    axes.set_ylabel("win rate of the bot measured (Wilson 95%)")
     axes.set_ylim(0, 1)
-    axes.legend()
+    axes.legend(fontsize=8)
     figure.tight_layout()
     figure.savefig(out)
 
@@ -167,7 +195,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--from", dest="sources", type=Path, nargs="*", default=[])
     args = parser.parse_args(argv)
     if args.plot:
-        plot(args.sources, args.bot, args.plot)
+        plot(args.sources, args.plot)
         return
     if args.summary:
         print(json.dumps(summary(args.summary, args.bot), indent=1))
