@@ -13,6 +13,9 @@ plays (or uses with any verb but discard, sell, equip, unequip, keep) a card who
 one of whose effect words is WORD, whenever it has another choice; the same seeds otherwise.
 
     .venv/bin/python benchmarks/winrate.py --games 800 --without send_away
+
+`--cards FILE...` plays card-set files instead of the built-in sets (for instance an older
+version of a set, taken out of git with `git show REV:src/munchkin/cards/sets/base.yaml`).
 """
 
 from __future__ import annotations
@@ -21,11 +24,12 @@ import argparse
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from munchkin.bots import Bot
 from munchkin.bots.heuristic import HeuristicBot
 from munchkin.bots.random_bot import RandomBot
-from munchkin.cards.loader import load_builtin_sets
+from munchkin.cards.loader import CardLoadError, load_builtin_sets, load_sets_from_paths
 from munchkin.cards.schema import CardDef
 from munchkin.engine.actions import Action
 from munchkin.match import play_match, seat_players
@@ -93,9 +97,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400, help="games per card-set choice")
     parser.add_argument("--sets", choices=[*CHOICES, "both"], default="both")
     parser.add_argument("--without", metavar="WORD", help="a card type or effect word the bot leaves aside")
+    parser.add_argument(
+        "--cards", nargs="+", type=Path, metavar="FILE", help="card-set files to play instead of --sets"
+    )
     args = parser.parse_args()
-    for name in CHOICES if args.sets == "both" else [args.sets]:
-        cards = load_builtin_sets(CHOICES[name])
+    choices = CHOICES if args.sets == "both" else {args.sets: CHOICES[args.sets]}
+    for name, sets in ({"files": args.cards} if args.cards else choices).items():
+        try:
+            cards = load_sets_from_paths(sets) if args.cards else load_builtin_sets(sets)
+        except CardLoadError as error:
+            parser.error(f"--cards: {error}")
         if args.without and not any(
             c.type == args.without or any(e.kind == args.without for e in c.effects) for c in cards
         ):

@@ -66,6 +66,19 @@ def test_the_bot_without_a_word_never_plays_its_cards_while_it_has_another_choic
     assert offered > 0
 
 
+def test_card_files_that_cannot_be_read_are_one_line_errors(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("cards: [{id: x}]\n")
+    for path in (tmp_path / "missing.yaml", broken):
+        monkeypatch.setattr(sys, "argv", ["winrate.py", "--games", "1", "--cards", str(path)])
+        with pytest.raises(SystemExit) as exit_:
+            winrate.main()
+        assert exit_.value.code == 2
+        assert f"--cards: {path}" in capsys.readouterr().err
+
+
 class _Socket:
     """A WebSocket that says the game is over, won by two players."""
 
