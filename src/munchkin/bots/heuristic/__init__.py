@@ -20,10 +20,10 @@ modules, one concept each:
 - `equipment`, `selling`, `curses`, `own_turn`: its own turn.
 
 With them it wins its fights by the cheapest means (class powers, one-shots, a helper
-bribed with the fewest treasures), adds a Wandering Monster or a twin to a fight won comfortably,
-or runs, sacrificing a hireling when that is cheaper than the expected Bad Stuff; helps
-others for treasure, but never someone the fight would make win nor the leader close to
-winning; turns the leader's fights when that is worth the cards, and anyone's fight that
+bribed with the fewest treasures), adds a Wandering Monster or a twin to a fight won
+comfortably, or runs, sacrificing a hireling when that is cheaper than the expected Bad
+Stuff; helps others for treasure, but never someone the fight would make win nor the
+leader close to winning; turns the leader's fights when that is worth the cards, and anyone's fight that
 would win the game with everything it has; on its own turn plays what makes it stronger,
 uses the best items, sells what it can spare for levels and curses the leader. A seeded
 random source only breaks ties, so a game replays exactly from its seed.

@@ -1,6 +1,6 @@
 """The bot's own fights: win them by the cheapest means (class powers, one-shots, a monster
-weakened, a helper bribed with the fewest treasures), add a Wandering Monster or a twin to a fight won
-comfortably, or give up and run (B6-B9, B14, B16)."""
+weakened, a helper bribed with the fewest treasures), add a Wandering Monster or a twin to a
+fight won comfortably, or give up and run (B6-B9, B14, B16)."""
 
 from __future__ import annotations
 
@@ -81,9 +81,9 @@ def beats(s: Situation, monster: CardDef) -> bool:
 
 
 def own_fight(s: Situation) -> Action | None:
-    """When winning, bring in a Wandering Monster or a twin still clearly beaten, then resolve; when
-    losing, the cheapest way to win that is worth it, else a Wizard's charm when the hand
-    is worth less than the run, else give up."""
+    """When winning, bring in a Wandering Monster or a twin still clearly beaten, then
+    resolve; when losing, the cheapest way to win that is worth it, else a Wizard's charm
+    when the hand is worth less than the run, else give up."""
     fight = s.fight_window()
     if fight is None or s.me not in fight.fighters:
         return None
@@ -121,6 +121,7 @@ def _more_monsters(s: Situation, fight: Fight) -> Action | None:
 
 
 def _reward_score(monster: CardDef) -> float:
+    """What beating one more monster brings: its levels, and half as much per treasure."""
     levels, treasures = rewards(monster)
     return levels + 0.5 * treasures
 
