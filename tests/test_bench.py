@@ -89,6 +89,7 @@ RL = [
     "legal_actions_per_step",
     "action_ids",
     "observation_size",
+    "encoders",
 ]
 HAS_RL = importlib.util.find_spec("pettingzoo") is not None
 

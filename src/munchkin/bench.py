@@ -297,6 +297,7 @@ def rl_env(s: BenchSettings) -> dict[str, Any]:
         "legal_actions_per_step": listed / steps,
         "action_ids": env.catalog.size,
         "observation_size": env.encoder.layout.size,
+        "encoders": importlib.import_module("munchkin.rl").RL_BUILD,
     }
 
 

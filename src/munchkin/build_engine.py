@@ -10,12 +10,18 @@ beside the installed package (in the source tree for an editable install; never
 committed), with the digest of the sources they were built from, written last.
 `munchkin.engine` uses them from then on, as long as those sources are unchanged
 (`MUNCHKIN_ENGINE` chooses otherwise). `--clean` removes the build.
+
+When numpy is installed, the RL environment's encoders (`munchkin.compiled_rl.RL_MODULES`)
+are compiled in the same library as `munchkin._cengine.rl`, their imports of the engine and
+of each other rewritten the same way, with their own digest (`RL_SOURCE`): `munchkin.rl`
+uses them with the compiled engine while their sources are unchanged (issue 17, item 4).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.machinery
+import importlib.util
 import os
 import re
 import shutil
@@ -26,7 +32,7 @@ import time
 from pathlib import Path
 
 import munchkin
-from munchkin import engine
+from munchkin import compiled_rl, engine
 
 PACKAGE_DIR = Path(munchkin.__file__).parent
 ENGINE_DIR = PACKAGE_DIR / "engine"
@@ -35,6 +41,8 @@ GROUP = f"{engine.COMPILED_PACKAGE}.lib"
 """The name of the one shared library that holds every compiled module."""
 IMPORTS = re.compile(r"\bmunchkin\.engine\b(?!\.(?:{})\b)".format("|".join(sorted(engine.PURE_MODULES))))
 """Imports of compiled modules, rewritten to the compiled package; the pure ones are kept."""
+RL_IMPORTS = re.compile(r"\bmunchkin\.rl\.({})\b".format("|".join(compiled_rl.RL_MODULES)))
+"""Imports of the RL modules compiled too, rewritten to the compiled package."""
 HEADER = '"""The compiled engine, built by `munchkin build-engine`: do not edit."""\n\n'
 SETUP = """
 import sys
@@ -62,24 +70,37 @@ def _sources(directory: str, names: list[str]) -> set[str]:
     }
 
 
-def generate(root: Path) -> tuple[list[str], str]:
+def with_rl() -> bool:
+    """Whether the RL modules are compiled too: when numpy, which they import, is installed."""
+    return importlib.util.find_spec("numpy") is not None
+
+
+def generate(root: Path) -> tuple[list[str], str, str]:
     """munchkin's sources under `root` (so that mypy resolves every import), the engine's
-    compiled modules as `munchkin._cengine`; the paths to compile and their sources' digest."""
+    compiled modules as `munchkin._cengine` (and the RL modules of `compiled_rl` as
+    `munchkin._cengine.rl`, when `with_rl()`); the paths to compile and both sources'
+    digests (the RL one empty without them)."""
     digest = engine.source_hash()
+    rl_digest = compiled_rl.rl_source_hash() if with_rl() else ""
     shutil.copytree(PACKAGE_DIR, root / "munchkin", ignore=_sources)
     out = root / "munchkin" / TARGET.name
-    (out / "rules").mkdir(parents=True)
-    for init in (out / "__init__.py", out / "rules" / "__init__.py"):
+    for package in ("rules", "rl"):
+        (out / package).mkdir(parents=True)
+    for init in (out / "__init__.py", out / "rules" / "__init__.py", out / "rl" / "__init__.py"):
         init.write_text("", encoding="utf-8")
+    sources = [(ENGINE_DIR / (name.replace(".", "/") + ".py"), name) for name in engine.compiled_modules()]
+    if rl_digest:
+        sources += [(compiled_rl.RL_DIR / f"{name}.py", f"rl.{name}") for name in compiled_rl.RL_MODULES]
     paths = []
-    for name in engine.compiled_modules():
+    for source, name in sources:
         relative = name.replace(".", "/") + ".py"
-        text = (ENGINE_DIR / relative).read_text(encoding="utf-8")
-        (out / relative).write_text(IMPORTS.sub(engine.COMPILED_PACKAGE, text), encoding="utf-8")
+        text = IMPORTS.sub(engine.COMPILED_PACKAGE, source.read_text(encoding="utf-8"))
+        text = RL_IMPORTS.sub(rf"{compiled_rl.COMPILED_RL}.\1", text)
+        (out / relative).write_text(text, encoding="utf-8")
         paths.append(f"munchkin/{TARGET.name}/{relative}")
-    if engine.source_hash() != digest:
+    if engine.source_hash() != digest or (rl_digest and compiled_rl.rl_source_hash() != rl_digest):
         raise SystemExit("error: the engine's sources changed during the build: build again")
-    return paths, digest
+    return paths, digest, rl_digest
 
 
 def compile_modules(root: Path, paths: list[str], verbose: bool) -> None:
@@ -100,10 +121,11 @@ def _extensions(directory: Path) -> list[Path]:
     return sorted(path for path in directory.rglob("*") if path.name.endswith(suffixes))
 
 
-def install(built: Path, digest: str) -> int:
-    """Put the extension modules in TARGET; the digest last, so that a process starting
+def install(built: Path, digest: str, rl_digest: str) -> int:
+    """Put the extension modules in TARGET; the digests last, so that a process starting
     meanwhile uses the pure engine. Returns how many modules were installed."""
-    (TARGET / "rules").mkdir(parents=True, exist_ok=True)
+    for package in ("rules", "rl"):
+        (TARGET / package).mkdir(parents=True, exist_ok=True)
     marker = TARGET / "__init__.py"
     marker.write_text(HEADER + 'SOURCE = ""\n', encoding="utf-8")
     new = set()
@@ -116,8 +138,9 @@ def install(built: Path, digest: str) -> int:
     for old in _extensions(TARGET):
         if old not in new:
             old.unlink()
-    (TARGET / "rules" / "__init__.py").write_text("", encoding="utf-8")
-    marker.write_text(HEADER + f'SOURCE = "{digest}"\n', encoding="utf-8")
+    for package in ("rules", "rl"):
+        (TARGET / package / "__init__.py").write_text("", encoding="utf-8")
+    marker.write_text(HEADER + f'SOURCE = "{digest}"\nRL_SOURCE = "{rl_digest}"\n', encoding="utf-8")
     return len(new)
 
 
@@ -157,11 +180,12 @@ def main(argv: list[str] | None = None) -> None:
         root = Path(tmp) if args.keep is None else args.keep.resolve()
         if args.keep is not None and root.exists():
             shutil.rmtree(root)
-        paths, digest = generate(root)
+        paths, digest, rl_digest = generate(root)
         compile_modules(root, paths, args.verbose)
-        count = install(root / "munchkin" / TARGET.name, digest)
+        count = install(root / "munchkin" / TARGET.name, digest, rl_digest)
     note = check()
-    print(f"compiled {len(paths)} engine modules ({count} extension modules) in {TARGET}")
+    print(f"compiled {len(paths)} modules, the engine's and the RL encoders' ({count} extension modules)")
+    print(f"in {TARGET}")
     print(f"in {time.perf_counter() - start:.0f} s; the compiled engine runs by default ({note})")
 
 

@@ -7,12 +7,20 @@ environments into other libraries.
 
 from __future__ import annotations
 
-from munchkin.rl.aec import env, raw_env
-from munchkin.rl.catalog import Catalog, default_catalog
-from munchkin.rl.observation import Encoder, encode_view
-from munchkin.rl.single import SingleAgentEnv, single_agent
+from munchkin import compiled_rl
+
+RL_BUILD, RL_BUILD_NOTE = compiled_rl.choose()
+"""Whether the encoders run compiled ("compiled", `munchkin.compiled_rl`) or as they are
+("pure"), and why. Chosen before any of them is imported, hence the imports below it."""
+
+from munchkin.rl.aec import env, raw_env  # noqa: E402
+from munchkin.rl.catalog import Catalog, default_catalog  # noqa: E402
+from munchkin.rl.observation import Encoder, encode_view  # noqa: E402
+from munchkin.rl.single import SingleAgentEnv, single_agent  # noqa: E402
 
 __all__ = [
+    "RL_BUILD",
+    "RL_BUILD_NOTE",
     "Catalog",
     "Encoder",
     "SingleAgentEnv",
