@@ -9,12 +9,14 @@ nothing the player may not see: their own cards, and what is face up.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine.rules.run_away import ESCAPE_ROLL, run_modifier
 from munchkin.engine.rules.strength import monster_def, munchkins_win
 
 if TYPE_CHECKING:
+    from munchkin.engine.actions import Action
     from munchkin.engine.game import Game
 
 PLAY_VERBS = ("play", "look_for_trouble")
@@ -23,13 +25,14 @@ WARNED_TYPES = frozenset({"race", "class", "item", "steed", "hireling", "other"}
 """Cards whose play may replace a race or class, or break a limit (`Game.consequences`)."""
 
 
-def advise(game: Game, player: str) -> dict[str, Any]:
+def advise(game: Game, player: str, legal: Sequence[Action] | None = None) -> dict[str, Any]:
     """`why_not`: card id -> {rule, message} for each card of the hand no play of which is
     legal now; `warnings`: legal action index (as text) -> the consequences worth a warning
-    before it; `combat`: `combat_advice`."""
+    before it; `combat`: `combat_advice`. `legal`: the player's legal actions now, if known."""
     g = game.state
     seat = g.index(player)
-    legal = game.legal_actions(player)
+    if legal is None:
+        legal = game.legal_actions(player)
     usable = {a.arg for a in legal if a.verb in PLAY_VERBS}
     why_not: dict[str, dict[str, str]] = {}
     if not game.over:

@@ -16,6 +16,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from munchkin.bots import Bot
 from munchkin.bots.registry import SEAT_KINDS, Thinking, bot_of_seat
@@ -38,7 +39,7 @@ from munchkin.store.store import (
     verify,
 )
 from munchkin.text import sentence
-from munchkin.views import PlayerView, view
+from munchkin.views import PlayerView, public_part, view
 
 __all__ = ["BOT_KINDS", "HUMAN", "Seat", "Session", "SessionError", "bot_seed"]
 
@@ -83,6 +84,22 @@ class _Run:
     events: list[Event]
     bots: dict[str, Bot]
     decisions: list[Decision]
+    public: dict[str, Any] | None = None
+    """What every player sees alike now (`views.public_part`), once built: shared by the views
+    of this moment."""
+    earlier: dict[str, Any] | None = None
+    """The public part last built before it, whose unchanged values the next one reuses."""
+
+    def public_part(self) -> dict[str, Any]:
+        """The public part of the views of this moment, built once."""
+        if self.public is None:
+            self.public = public_part(self.game, self.earlier)
+        return self.public
+
+    def moved(self) -> None:
+        """The game moved on: the public part is built anew (from the last one) when asked."""
+        if self.public is not None:
+            self.earlier, self.public = self.public, None
 
 
 class Session:
@@ -172,7 +189,7 @@ class Session:
 
     def view(self, player: str) -> PlayerView:
         """What `player` may see and do now."""
-        return view(self._run.game, player)
+        return view(self._run.game, player, self._run.public_part)
 
     def waiting_humans(self) -> list[str]:
         """Human players whose decision holds the game up now."""
@@ -233,6 +250,7 @@ class Session:
 
     def _play(self, player: str, action: Action) -> list[Event]:
         """Apply, record and save one decision; if saving fails, back to before it."""
+        self._run.moved()  # before the engine: a refused decision only costs building it again
         events = self._run.game.apply(player, action)
         progress = progress_of(self._run.game)
         decision = Decision(player, action, progress.fingerprint)

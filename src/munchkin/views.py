@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from munchkin.cards.schema import CardDef
 from munchkin.engine.actions import Action, action_to_dict
 from munchkin.engine.events import Event
 from munchkin.engine.game import Game
@@ -23,11 +24,23 @@ from munchkin.engine.rules.run_away import ESCAPE_ROLL, run_modifier
 from munchkin.engine.rules.strength import character_parts, monster_def
 from munchkin.engine.state import GameState, Pending, PlayerState, Prompt
 
+_PLAIN: dict[int, tuple[CardDef, dict[str, Any]]] = {}
+"""The view of each card with nothing attached and no sex of its own, by the identity of its
+definition (kept, so that the identity is not reused): built once, shared by every view (which
+nobody changes)."""
+
 
 def _card(g: GameState, inst: int) -> dict[str, Any]:
     card = g.defs[inst]
-    out: dict[str, Any] = {"id": card.id, "name": card.name, "type": card.type}
     attached = g.attached.get(inst)
+    if not attached and inst not in g.card_sex:
+        known = _PLAIN.get(id(card))
+        if known is None or known[0] is not card:
+            if len(_PLAIN) > 10_000:  # card sets loaded from files, one after another
+                _PLAIN.clear()
+            known = _PLAIN[id(card)] = (card, {"id": card.id, "name": card.name, "type": card.type})
+        return known[1]
+    out: dict[str, Any] = {"id": card.id, "name": card.name, "type": card.type}
     if attached:
         out["attached"] = [_card(g, a) for a in attached]
     if inst in g.card_sex:
@@ -91,7 +104,7 @@ def _combat(game: Game) -> dict[str, Any] | None:
 
 def _monster(g: GameState, inst: int) -> dict[str, Any]:
     """A monster of the fight; a twin tells the monster it fights as (`as`)."""
-    out = _card(g, inst)
+    out = dict(_card(g, inst))
     fights_as = monster_def(g, inst).id
     if fights_as != out["id"]:
         out["as"] = fights_as
@@ -172,7 +185,7 @@ class PlayerView:
         if self._advice is None:
             from munchkin.advice import advise  # only interfaces for people ask for it
 
-            self._advice = {} if self._game is None else advise(self._game, self.player)
+            self._advice = {} if self._game is None else advise(self._game, self.player, self.legal)
         return self._advice
 
     def to_dict(self) -> dict[str, Any]:
@@ -180,25 +193,56 @@ class PlayerView:
         return {**self.data, "legal": [action_to_dict(a) for a in self.legal]}
 
 
-def view(game: Game, player: str) -> PlayerView:
-    """What `player` may see now, and what they may do. Read it before the game moves on."""
-    return PlayerView(player, game.legal_actions(player), lambda: _see(game, player), _game=game)
+def view(game: Game, player: str, public: Callable[[], dict[str, Any]] | None = None) -> PlayerView:
+    """What `player` may see now, and what they may do. Read it before the game moves on.
+    `public` gives what every player sees alike at this moment (`public_part`), when the
+    caller shares it between the views of one moment; else it is built for this view."""
+    shared = public if public is not None else lambda: public_part(game)
+    return PlayerView(player, game.legal_actions(player), lambda: _see(game, player, shared()), _game=game)
 
 
-def _see(game: Game, player: str) -> dict[str, Any]:
+VIEW_KEYS = (
+    "player",
+    "turn",
+    "active",
+    "phase",
+    "winner",
+    "winners",
+    "options",
+    "hand",
+    "players",
+    "door_deck_count",
+    "treasure_deck_count",
+    "door_discard",
+    "treasure_discard",
+    "face_up",
+    "body",
+    "combat",
+    "offer",
+    "prompt",
+    "pending",
+    "gold_this_turn",
+    "double_sale_used",
+    "deciding",
+    "run_away_modifier",
+    "hand_limit",
+)
+"""A view's keys, in the order it has them."""
+
+
+def public_part(game: Game, before: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The part of a view that is the same for every player: everything face up and the
+    counts of what is hidden. With `before` (the public part of an earlier moment of the same
+    game), each value equal to the one there is that very object, so that what did not change
+    is told apart from what did by identity, and is not encoded again."""
     g = game.state
-    seat = g.index(player)
-    me = g.players[seat]
-    prompt = g.prompt
-    data: dict[str, Any] = {
-        "player": player,
+    part: dict[str, Any] = {
         "turn": g.turn,
         "active": g.players[g.active].name,
         "phase": g.phase,
         "winner": game.winner,
         "winners": game.winners,
         "options": game.options.model_dump(),
-        "hand": _cards(g, me.hand),
         "players": [_table(g, p) for p in g.players],
         "door_deck_count": len(g.door_deck),
         "treasure_deck_count": len(g.treasure_deck),
@@ -215,15 +259,32 @@ def _see(game: Game, player: str) -> dict[str, Any]:
             "give": _cards(g, list(g.offer.give)),
             "take": _cards(g, list(g.offer.take)),
         },
-        "prompt": None if prompt is None else _prompt(g, prompt, seat),
         "pending": None if g.pending is None else _pending(g, g.pending),
         "gold_this_turn": g.gold,
         "double_sale_used": g.sold_double,
+    }
+    if before is not None:
+        for key, value in part.items():
+            old = before.get(key)
+            if old is not value and old == value:
+                part[key] = old
+    return part
+
+
+def _see(game: Game, player: str, public: dict[str, Any]) -> dict[str, Any]:
+    """`player`'s view: `public` (`public_part`) and what is theirs alone, in `VIEW_KEYS` order."""
+    g = game.state
+    seat = g.index(player)
+    prompt = g.prompt
+    own: dict[str, Any] = {
+        "player": player,
+        "hand": _cards(g, g.players[seat].hand),
+        "prompt": None if prompt is None else _prompt(g, prompt, seat),
         "deciding": player in game.waiting_for(),
         "run_away_modifier": run_modifier(g, seat).total,
         "hand_limit": game.hand_limit(player),
     }
-    return data
+    return {key: own[key] if key in own else public[key] for key in VIEW_KEYS}
 
 
 PRIVATE_EVENTS = {"charity": ("player", "to")}
