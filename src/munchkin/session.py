@@ -195,6 +195,10 @@ class Session:
         """Human players whose decision holds the game up now."""
         return [p for p in self._run.game.waiting_for() if p not in self._run.bots]
 
+    def bots_asked(self) -> bool:
+        """Whether a bot's decision holds the game up now."""
+        return any(p in self._run.bots for p in self._run.game.waiting_for())
+
     def log(self) -> list[str]:
         """Everything that happened since the cards were dealt, as sentences."""
         return [line for event in self._run.events if (line := sentence(event, self.names))]

@@ -109,6 +109,8 @@ class Outcome:
     bot_moves: int = 0
     tracks: dict[str | None, Track] = field(default_factory=dict)
     waiting: list[str] = field(default_factory=list)
+    bots_asked: bool = False
+    """Whether the game waits for a bot's decision after the job."""
     over: bool = False
     active: str | None = None
     stale: set[str | None] = field(default_factory=set)
@@ -178,6 +180,7 @@ class Room:
         self.stale: set[str | None] = set()
         """Audiences whose tracks a job left behind (`refresh`)."""
         self.waiting = session.waiting_humans()
+        self.bots_asked = session.bots_asked()
         self.over = session.over
         first = session.view(session.seats[0].name).data
         self.active: str | None = None if first["phase"] == "setup" else first["active"]
@@ -318,8 +321,8 @@ class Room:
         fails is logged and tried again later (nobody is told)."""
         try:
             async with self.lock:
-                while not self.over:
-                    outcome = await self._run(self._due_job())
+                while not self.over and (job := self._due_job()) is not None:
+                    outcome = await self._run(job)
                     self._publish(outcome)
                     if outcome.error is not None:
                         raise outcome.error
@@ -335,8 +338,10 @@ class Room:
             return
         self._schedule()
 
-    def _due_job(self) -> Callable[[], Outcome]:
-        """The next job: the bots' moves the pace allows, and what the timers decide now."""
+    def _due_job(self) -> Callable[[], Outcome] | None:
+        """The next job: the bots' moves the pace allows, and what the timers decide now; None
+        when it would decide nothing (no bot is asked and no human's time has run out), so
+        that a human's decision costs no empty job after it."""
         now = self.loop.time()
         self.bots.rate = self.pace[0] if any(self.present[h] > 0 for h in self.humans) else self.pace[1]
         budget = min(BOT_BATCH, self.bots.available())
@@ -345,6 +350,10 @@ class Room:
         late = frozenset(
             p for p in self.waiting if p not in away and (due := self._due_at(p)) is not None and due <= now
         )
+        idle = Outcome(active=self.active)
+        if not self.bots_asked and self._first_due(self.waiting, idle, budget, away, taken, late) is None:
+            self.paced = self.paced or budget <= 0  # as that job would have left it
+            return None
         return self._job((), None, budget, away, taken, late)
 
     def _job(
@@ -408,7 +417,7 @@ class Room:
                 record(self._decide_for(player, out.active))
         except Exception as exc:
             out.error = exc
-        out.waiting, out.over = session.waiting_humans(), session.over
+        out.waiting, out.over, out.bots_asked = session.waiting_humans(), session.over, session.bots_asked()
         if out.decisions:  # once per job, and only for the seats told at once; the others later
             now = self.loop.time()
             urgent = {*out.waiting, *actor}
@@ -502,6 +511,7 @@ class Room:
         self.tracks.update(outcome.tracks)
         self.stale = (self.stale | outcome.stale) - outcome.fresh
         self.waiting, self.over, self.active = outcome.waiting, outcome.over, outcome.active
+        self.bots_asked = outcome.bots_asked
         self.paced = outcome.paced or (self.paced and not outcome.decisions)
         if outcome.decisions:
             self.bots.spend(outcome.bot_moves)
