@@ -53,6 +53,45 @@ PRIVATE_KEYS = frozenset({"player", "hand", "legal", "deciding", "run_away_modif
 encode = json.JSONEncoder(separators=(",", ":")).encode
 """Compact JSON text, as every message is sent."""
 
+SHARED_FIELDS = frozenset({"view", "advice", "labels", "groups", "end"})
+"""A game message's fields whose values (for `view`, each of its values) come from the room's
+tracks, shared by several connections and messages: `Fragments` encodes each of them once."""
+FRAGMENTS_KEPT = 4096
+
+
+class Fragments:
+    """Game messages as JSON text, exactly `encode(message)`, but with the values that several
+    connections are sent (`SHARED_FIELDS`) encoded once each: by identity, as the room never
+    changes a value it has sent. The loop's own: not for threads."""
+
+    def __init__(self, kept: int = FRAGMENTS_KEPT) -> None:
+        self.kept = kept
+        self.known: dict[int, tuple[object, str]] = {}
+        """JSON text by the identity of the value (kept with it, so that the identity is not
+        reused); forgotten all at once beyond `kept`."""
+
+    def message(self, message: Mapping[str, Any]) -> str:
+        """`encode(message)`."""
+        parts = []
+        for key, value in message.items():
+            if key == "view":
+                text = "{" + ",".join(f"{encode(k)}:{self.value(v)}" for k, v in value.items()) + "}"
+            else:
+                text = self.value(value) if key in SHARED_FIELDS else encode(value)
+            parts.append(f"{encode(key)}:{text}")
+        return "{" + ",".join(parts) + "}"
+
+    def value(self, value: object) -> str:
+        """`encode(value)`, from the text kept for a list or dict encoded before."""
+        if not isinstance(value, list | dict):
+            return encode(value)
+        known = self.known.get(id(value))
+        if known is None or known[0] is not value:
+            if len(self.known) >= self.kept:
+                self.known.clear()
+            known = self.known[id(value)] = (value, encode(value))
+        return known[1]
+
 
 class Refusal(Exception):
     """A client message not acted on: a short code and a one-line reason for the client."""

@@ -34,7 +34,7 @@ from munchkin.web.errors import close_reason, incident, told
 from munchkin.web.guard import address_key
 from munchkin.web.hub import Entry, Hub
 from munchkin.web.lobby import LobbyError
-from munchkin.web.protocol import Act, Hello, Refusal, encode, parse
+from munchkin.web.protocol import Act, Fragments, Hello, Refusal, encode, parse
 from munchkin.web.ratelimit import Bucket
 from munchkin.web.room import Snapshot
 from munchkin.web.tokens import CODE_PATTERN
@@ -48,6 +48,8 @@ MAX_PENDING_LINES = 500
 STRIKES = 3
 """Rate-limited bursts a connection may exceed before it is closed."""
 POLICY, TOO_BIG, FAILED, LATER, UNKNOWN, ELSEWHERE = 1008, 1009, 1011, 1013, 4404, 4409
+FRAGMENTS = Fragments()
+"""The game messages' shared values, encoded once for every connection (on the loop)."""
 
 
 class Closing(Exception):
@@ -258,7 +260,7 @@ class Connection:
                 await room.refresh(self.seat)
                 snapshot = room.snapshot(self.seat, self.sent_view)
                 if self._worth_sending(snapshot):
-                    await self._send(self._game_message(snapshot))
+                    await self.ws.send_text(FRAGMENTS.message(self._game_message(snapshot)))
 
     def _worth_sending(self, snapshot: Snapshot) -> bool:
         """Whether there is anything new for the client: its view, the log, who is at the
