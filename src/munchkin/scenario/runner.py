@@ -23,9 +23,11 @@ from munchkin.cards.loader import (
     read_text_file,
 )
 from munchkin.cards.schema import CardDef
+from munchkin.engine.actions import Action
 from munchkin.engine.errors import DiceExhausted, RulesError
 from munchkin.engine.game import Game
 from munchkin.engine.options import OptionsError, TableOptions, parse_options
+from munchkin.engine.rules.strength import munchkins_win
 from munchkin.engine.setup import HirelingSetup, PlayerSetup, Position, UnknownCard, build
 from munchkin.engine.state import PlayerState
 from munchkin.errortext import clean, show, suggest
@@ -277,12 +279,17 @@ def run_step(game: Game, step: Step) -> None:
 
 
 def play_action(game: Game, step: ActionStep) -> None:
-    """Apply defaults of other players until the action is legal, then apply it."""
+    """Apply defaults of other players until the action is legal, then apply it; the step
+    the action implies of its own player is taken first (`implied_step`)."""
     for _ in range(MAX_DEFAULTS):
         try:
             game.check(step.player, step.action)
         except RulesError as exc:
             others = [name for name in game.waiting_for() if name != step.player]
+            implied = None if others else implied_step(game, step.player, step.action)
+            if implied is not None:
+                game.apply(step.player, implied)
+                continue
             if not others:
                 raise StepFailure(f"not legal: {exc}; {_legal_list(game, step.player)}") from None
             apply_default(game, others[0])
@@ -290,6 +297,25 @@ def play_action(game: Game, step: ActionStep) -> None:
             game.apply(step.player, step.action)
             return
     raise StepFailure(f"still not legal after {MAX_DEFAULTS} default decisions of other players")
+
+
+RUN_VERBS = frozenset({"run_away", "sacrifice_hireling"})
+"""Verbs of a fighter who has lost (B9, H4)."""
+
+
+def implied_step(game: Game, player: str, action: Action) -> Action | None:
+    """The player's own step that `action` implies, when only it stands in the way: the
+    face-up door card kept in the hand when the player goes on with anything but that card
+    (B4: whatever is not played goes to the hand), the fight given up (`resolve_combat`)
+    before running from it while losing (B9). None otherwise: nothing else is ever decided
+    for the acting player."""
+    g = game.state
+    legal = game.legal_actions(player)
+    if g.face_up is not None and action.arg != g.card(g.face_up).id:
+        return next((a for a in legal if a.verb == "keep"), None)
+    if action.verb in RUN_VERBS and g.combat is not None and not munchkins_win(g):
+        return next((a for a in legal if a.verb == "resolve_combat"), None)
+    return None
 
 
 def expect_refusal(game: Game, step: ActionStep) -> None:
