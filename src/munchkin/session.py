@@ -26,10 +26,9 @@ from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.game import Game, SetupError
 from munchkin.engine.options import DEFAULT_OPTIONS, TableOptions
+from munchkin.store.errors import StoreError
 from munchkin.store.models import NAME_LENGTH, Decision, Seat, Setup
-from munchkin.store.store import (
-    Store,
-    StoreError,
+from munchkin.store.replay import (
     check_final,
     fingerprint_check,
     load_cards,
@@ -38,6 +37,7 @@ from munchkin.store.store import (
     replay,
     verify,
 )
+from munchkin.store.store import Store
 from munchkin.text import sentence
 from munchkin.views import PlayerView, public_part, view
 

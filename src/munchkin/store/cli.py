@@ -15,8 +15,10 @@ from rich.console import Console
 from rich.table import Table
 
 from munchkin.describe import options_text, winners_text
+from munchkin.store.errors import MissingDatabase, StoreError
 from munchkin.store.models import GameInfo, Seat
-from munchkin.store.store import MissingDatabase, Store, StoreError, load_cards, replay, verify
+from munchkin.store.replay import load_cards, replay, verify
+from munchkin.store.store import Store
 from munchkin.text import sentence
 
 _PIPE_WIDTH = 160

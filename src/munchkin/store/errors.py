@@ -1,0 +1,42 @@
+"""The store's errors: each a `StoreError` whose message is one line naming the database."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+
+from munchkin.store.models import FORMAT_VERSION
+
+READS = f"this program reads format {FORMAT_VERSION}"
+"""Told with a save of another format."""
+
+
+class StoreError(Exception):
+    """A database or saved game that cannot be used; `str()` is one line."""
+
+
+class MissingDatabase(StoreError):
+    """Opened for reading only, and there is no database yet."""
+
+
+@contextmanager
+def guard_open(name: str, what: str | None = None) -> Iterator[None]:
+    """Errors while opening as one-line `StoreError`s naming the database (and `what` failed)."""
+    try:
+        yield
+    except (SQLAlchemyError, OSError, sqlite3.Error) as exc:
+        problem = one_line(exc)
+        raise StoreError(f"{name}: {what} ({problem})" if what else f"{name}: {problem}") from None
+
+
+def one_line(exc: BaseException) -> str:
+    """The first line of a driver's message, without SQLAlchemy's SQL and links."""
+    if isinstance(exc, DBAPIError) and exc.orig is not None:
+        exc = exc.orig
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
