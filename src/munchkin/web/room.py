@@ -7,8 +7,8 @@ player whose turn it is, and everyone before the first turn) has
 or decline what they were asked. A human with no open connection is passed at
 once out of turn, and `takeover_seconds` after their last connection closed a
 bot plays their seat until they are back, at most one decision every `STANDIN_SECONDS`, as a
-person would; the seat is then told what it did for them. Before the first turn (setup)
-nobody is timed (a seat away passes at once).
+person would (`seats`); the seat is then told what it did for them. Before the first turn
+(setup) nobody is timed (a seat away passes at once).
 
 The event loop never waits for the game: every decision (a human's, a bot's, a timer's)
 is made and saved in a worker thread (`executor`), one job at a time per room (`lock`),
@@ -17,75 +17,44 @@ decisions a second while a human is connected, `away_bot_moves_per_second` while
 A job that fails (a locked database) is logged with an error id and tried again later,
 sooner at first; nobody is told but the human whose own decision could not be saved.
 
-Each audience (a seat, or the spectators) has a `Track`: its view, brought up to date after
-each job for the seats the game waits for (and the one who just decided), and for the others
-only when their connection is about to be told (`refresh`): building views nobody is sent
-would cost more than the decisions themselves. A connection numbers the views it is sent
-itself (`seq`, in `ws`): the game's own count of decisions would tell a player that a
-bystander was asked (they held a card to respond with) even when nothing they can see changed.
+Each audience (a seat, or the spectators) has a `Track` (`tracks`): its view, brought up to
+date after each job for the seats the game waits for (and the one who just decided), and for
+the others only when their connection is about to be told (`refresh`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from munchkin.bots import Bot
-from munchkin.describe import CURSE_TYPES, describe, prompt_kind, situation, winners_text
+from munchkin.describe import CURSE_TYPES
 from munchkin.engine.actions import Action, action_to_dict
 from munchkin.engine.events import Event
-from munchkin.session import HUMAN, Session, bot_seed
+from munchkin.session import Session
 from munchkin.store.store import load_cards
 from munchkin.text import with_no_effect
-from munchkin.web.assist import end_of_game, groups, public_advice, seat_advice
+from munchkin.web.assist import end_of_game
 from munchkin.web.errors import incident
-from munchkin.web.protocol import Refusal, public_view, tell
+from munchkin.web.jobs import BOT_BATCH, Jobs, Outcome, responding, timeout_action
+from munchkin.web.protocol import Refusal, tell
 from munchkin.web.ratelimit import Bucket
+from munchkin.web.seats import Seats
+from munchkin.web.tracks import Track, finish_track, next_track
 
-log = logging.getLogger("munchkin.web")
+__all__ = ["STANDIN_KIND", "STANDIN_SECONDS", "Listener", "Room", "Snapshot", "timeout_action"]
 
-BOT_BATCH = 25
-"""Decisions one job makes at most before the connections are told."""
 STANDIN_KIND = "bot:medium"
 """The bot that plays for a human away, unless the server says otherwise (`--standin`)."""
 STANDIN_SECONDS = 1.0
 """A stand-in bot makes at most one decision for its seat in this time (a person's pace)."""
-TIMEOUT_ACTIONS = tuple(
-    Action(*words) for words in (("pass",), ("decline_help",), ("decline_trade",), ("choose", "decline"))
-)
-"""What a player who lets a window close does, best first; else the engine's first option."""
 RETRY_SECONDS = (0.5, 30.0)
 """A failed job is tried again after the first, doubling up to the second."""
 UNLIMITED = 1e9
 T = TypeVar("T")
-
-
-def timeout_action(legal: Sequence[Action]) -> Action:
-    """Pass where allowed, else decline what was asked, else the first legal option."""
-    return next((a for a in TIMEOUT_ACTIONS if a in legal), legal[0])
-
-
-@dataclass(frozen=True)
-class Track:
-    """What one audience (a seat; None: the spectators) sees now, and how often it changed."""
-
-    seq: int
-    data: dict[str, Any]
-    legal: list[Action]
-    changed_at: float
-    """Loop time of the last change (a response window runs from there)."""
-    situation: str = ""
-    labels: list[str] | None = None
-    """The legal actions in words; None until worked out (`Room._finish`)."""
-    advice: dict[str, Any] | None = None
-    """`assist.seat_advice` (the spectators': `public_advice`), as the view was seen."""
-    groups: list[str] | None = None
-    """The kind of each legal action, with the labels."""
 
 
 @dataclass(frozen=True)
@@ -98,28 +67,6 @@ class Snapshot:
     """The whole view, as plain data but for the legal actions (`Action`s)."""
     changed: dict[str, Any]
     """The top-level keys of the view that changed since the last one sent, as plain data."""
-
-
-@dataclass
-class Outcome:
-    """What one job did: its events, the tracks it changed, how the game stands after it."""
-
-    events: list[Event] = field(default_factory=list)
-    decisions: int = 0
-    bot_moves: int = 0
-    tracks: dict[str | None, Track] = field(default_factory=dict)
-    waiting: list[str] = field(default_factory=list)
-    bots_asked: bool = False
-    """Whether the game waits for a bot's decision after the job."""
-    over: bool = False
-    active: str | None = None
-    stale: set[str | None] = field(default_factory=set)
-    """The audiences whose tracks were left behind: nobody waits for them..."""
-    fresh: set[str | None] = field(default_factory=set)
-    """...and those brought up to date."""
-    paced: bool = False
-    """The bots used all the moves the pace allowed: wake up when it allows more."""
-    error: BaseException | None = None
 
 
 class Listener(Protocol):
@@ -148,7 +95,7 @@ class Room:
     ) -> None:
         self.session = session
         self.listeners = listeners
-        self.response_seconds, self.takeover_seconds = response_seconds, takeover_seconds
+        self.response_seconds = response_seconds
         self.on_over = on_over
         self.executor = executor
         self.pace = tuple(rate if rate > 0 else UNLIMITED for rate in pace)
@@ -158,22 +105,15 @@ class Room:
         self.types = {card.id: card.type for card in cards}
         self.curses = frozenset(card.id for card in cards if card.type in CURSE_TYPES)
         self.history = with_no_effect([], history, self.curses)
-        self.standin_seconds = STANDIN_SECONDS
-        self.standin_kind = standin_kind
-        """The seat kind (`bot:KIND`) of the bot that plays for a human away."""
-        self._standin_next: dict[str, float] = {}
-        self.standin_did: dict[str, list[str]] = {}
-        """What a stand-in did for each seat since that seat's own last decision."""
         self.end: dict[str, Any] | None = None
         if session.over:
             self.end = end_of_game(session.view(session.seats[0].name).data, self.history, self.names)
-        self.humans = [seat.name for seat in session.seats if seat.kind == HUMAN]
         self.lock = asyncio.Lock()
         self.loop = asyncio.get_running_loop()
         now = self.loop.time()
         self.changed_at = now
-        self.present: Counter[str] = Counter()
-        self.away_since = dict.fromkeys(self.humans, now)
+        self.seats = Seats(session, takeover_seconds, standin_kind, STANDIN_SECONDS, self.loop.time, now)
+        self.jobs = Jobs(session, self.seats, self.names, self.types)
         self.audience: Counter[str | None] = Counter()
         self.counted: set[Listener] = set()
         self.tracks: dict[str | None, Track] = {}
@@ -186,7 +126,6 @@ class Room:
         self.active: str | None = None if first["phase"] == "setup" else first["active"]
         self.failures = 0
         self.paced = False
-        self._standins: dict[str, Bot] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._tick: asyncio.Task[None] | None = None
 
@@ -208,10 +147,10 @@ class Room:
         self.counted.add(listener)
         self.audience[seat] += 1
         track = self.tracks.get(seat)
-        seen = self._seen(seat, track, self.loop.time())
+        seen = next_track(self.session, seat, track, self.loop.time())
         self.stale.discard(seat)
         if seen is not None:
-            self.tracks[seat] = self._finish(seen, track)
+            self.tracks[seat] = finish_track(seen, track, self.names, self.types)
 
     def unlisten(self, listener: Listener) -> bool:
         """The connection closed; whether it was listening."""
@@ -230,7 +169,7 @@ class Room:
         track = self.tracks[seat]
         fields: dict[str, Any] = {
             "deadline": self.deadline(seat),
-            "seats": self.seat_info(),
+            "seats": self.seats.info(),
             "situation": track.situation,
         }
         view = track.data if seat is None else {**track.data, "legal": track.legal}
@@ -239,8 +178,8 @@ class Room:
         fields["advice"] = track.advice
         if self.end is not None:
             fields["end"] = self.end
-        if seat is not None and self.standin_did.get(seat):
-            fields["standin"] = list(self.standin_did[seat])
+        if seat is not None and self.seats.standin_did.get(seat):
+            fields["standin"] = list(self.seats.standin_did[seat])
         changed = {key: value for key, value in view.items() if key not in sent or sent[key] != value}
         if seat is not None and "legal" in changed:
             changed["legal"] = [action_to_dict(action) for action in track.legal]
@@ -249,23 +188,11 @@ class Room:
 
     def deadline(self, seat: str | None) -> float | None:
         """Seconds left for `seat` to answer out of turn, or None."""
-        if seat is None or self.active is None or not self._responding(seat, self.active):
+        if seat is None or self.active is None or not responding(seat, self.active):
             return None
         if seat not in self.waiting:
             return None
         return max(0.0, self._changed_for(seat) + self.response_seconds - self.loop.time())
-
-    def seat_info(self) -> list[dict[str, Any]]:
-        now = self.loop.time()
-        return [
-            {
-                "name": seat.name,
-                "kind": seat.kind,
-                "present": seat.kind != HUMAN or self.present[seat.name] > 0,
-                "standin": seat.kind == HUMAN and self._taken_over(seat.name, now),
-            }
-            for seat in self.session.seats
-        ]
 
     # -- deciding --------------------------------------------------------------------
 
@@ -284,8 +211,8 @@ class Room:
         track = self.tracks.get(seat)
 
         def build() -> Track | None:
-            seen = self._seen(seat, track, self.loop.time())
-            return None if seen is None else self._finish(seen, track)
+            seen = next_track(self.session, seat, track, self.loop.time())
+            return None if seen is None else finish_track(seen, track, self.names, self.types)
 
         built = await self._run(build)
         self.stale.discard(seat)
@@ -313,7 +240,7 @@ class Room:
             self._publish(outcome)
             if outcome.error is not None:
                 raise outcome.error
-            self.standin_did.pop(player, None)  # told: they play their seat again
+            self.seats.standin_did.pop(player, None)  # told: they play their seat again
         self._wake()
 
     async def advance(self) -> None:
@@ -343,15 +270,16 @@ class Room:
         when it would decide nothing (no bot is asked and no human's time has run out), so
         that a human's decision costs no empty job after it."""
         now = self.loop.time()
-        self.bots.rate = self.pace[0] if any(self.present[h] > 0 for h in self.humans) else self.pace[1]
+        seats = self.seats
+        self.bots.rate = self.pace[0] if any(not seats.away(h) for h in seats.humans) else self.pace[1]
         budget = min(BOT_BATCH, self.bots.available())
-        away = frozenset(h for h in self.humans if self.present[h] <= 0)
-        taken = frozenset(h for h in self.humans if self._taken_over(h, now))
+        away = frozenset(h for h in seats.humans if seats.away(h))
+        taken = frozenset(h for h in seats.humans if seats.taken_over(h, now))
         late = frozenset(
             p for p in self.waiting if p not in away and (due := self._due_at(p)) is not None and due <= now
         )
         idle = Outcome(active=self.active)
-        if not self.bots_asked and self._first_due(self.waiting, idle, budget, away, taken, late) is None:
+        if not self.bots_asked and self.jobs.first_due(self.waiting, idle, budget, away, taken, late) is None:
             self.paced = self.paced or budget <= 0  # as that job would have left it
             return None
         return self._job((), None, budget, away, taken, late)
@@ -367,144 +295,10 @@ class Room:
     ) -> Callable[[], Outcome]:
         """A job for the worker thread, with what it needs of the loop's state taken now."""
         audience, tracks, active = list(self.audience), dict(self.tracks), self.active
-        return lambda: self._steps(actor, first, budget, away, taken, late, audience, tracks, active)
+        return lambda: self.jobs.run(actor, first, budget, away, taken, late, audience, tracks, active)
 
     async def _run(self, job: Callable[[], T]) -> T:
         return await self.loop.run_in_executor(self.executor, job)
-
-    def _steps(
-        self,
-        actor: tuple[str, ...],
-        first: Callable[[], list[Event]] | None,
-        budget: int,
-        away: frozenset[str],
-        taken: frozenset[str],
-        late: frozenset[str],
-        audience: list[str | None],
-        before: dict[str | None, Track],
-        active: str | None,
-    ) -> Outcome:
-        """In a worker thread: `first` (a human's decision), or up to `budget` bot moves and what
-        is due for the humans `away`, `taken` over by a stand-in, or `late` to answer; then each
-        audience's track. An error stops the job; what it did stands."""
-        out = Outcome(active=active)
-        tracks = dict(before)
-        session = self.session
-
-        def record(events: list[Event]) -> None:
-            out.events += events
-            out.decisions += 1
-            for event in events:
-                if event.kind == "turn_started":
-                    out.active = event.data["player"]
-
-        try:
-            if first is not None:
-                record(first())
-            while first is None and out.decisions < BOT_BATCH and not session.over:
-                if out.bot_moves < budget:
-                    count = session.decision_count
-                    events = session.step_bots(limit=1)
-                    if session.decision_count > count:
-                        out.bot_moves += 1
-                        record(events)
-                        continue
-                player = self._first_due(session.waiting_humans(), out, budget, away, taken, late)
-                if player is None:
-                    break
-                if not self._responding(player, out.active):
-                    out.bot_moves += 1  # a stand-in's move counts as a bot's
-                record(self._decide_for(player, out.active))
-        except Exception as exc:
-            out.error = exc
-        out.waiting, out.over, out.bots_asked = session.waiting_humans(), session.over, session.bots_asked()
-        if out.decisions:  # once per job, and only for the seats told at once; the others later
-            now = self.loop.time()
-            urgent = {*out.waiting, *actor}
-            for seat in audience:
-                if seat not in urgent:
-                    out.stale.add(seat)
-                    continue
-                out.fresh.add(seat)
-                changed = self._seen(seat, tracks.get(seat), now)
-                if changed is not None:
-                    tracks[seat] = changed
-        out.tracks = {seat: self._finish(track, before.get(seat)) for seat, track in tracks.items()}
-        out.paced = first is None and out.bot_moves >= budget
-        return out
-
-    def _first_due(
-        self,
-        waiting: list[str],
-        out: Outcome,
-        budget: int,
-        away: frozenset[str],
-        taken: frozenset[str],
-        late: frozenset[str],
-    ) -> str | None:
-        """A human whose timer has run out, if any: away and asked out of turn (at once), late
-        to answer (only before this job's first decision: any decision starts their time
-        again), or taken over by a stand-in on their own turn."""
-        for player in waiting:
-            if out.active is None:  # before the first turn: no timer, but the away pass at once
-                if player in away:
-                    return player
-            elif self._responding(player, out.active):
-                if player in away or (player in late and out.decisions == 0):
-                    return player
-            elif player in taken and out.bot_moves < budget and self._standin_due(player):
-                return player
-        return None
-
-    def _standin_due(self, player: str) -> bool:
-        return self._standin_next.get(player, 0.0) <= self.loop.time()
-
-    def _decide_for(self, player: str, active: str | None) -> list[Event]:
-        """The decision a timer makes for a human: pass (out of turn) or a stand-in bot's."""
-        view = self.session.view(player)
-        if self._responding(player, active):
-            action = timeout_action(view.legal)
-        else:
-            action = self._standin(player).choose(view)
-            label = describe(action, self.names, player, prompt_kind(view.data))
-            self.standin_did.setdefault(player, []).append(label)
-            self._standin_next[player] = self.loop.time() + self.standin_seconds
-        return self.session.apply(player, action)
-
-    def _seen(self, seat: str | None, track: Track | None, now: float) -> Track | None:
-        """`seat`'s track after a change of the game: a new one if what it sees changed, else None."""
-        if seat is None:
-            seen = self.session.view(self.session.seats[0].name)
-            data, legal = public_view(seen.data), []
-        else:
-            seen = self.session.view(seat)
-            data, legal = seen.data, seen.legal
-        if track is not None and track.data == data and track.legal == legal:
-            return None
-        advice = public_advice(seen) if seat is None else seat_advice(seen)
-        if track is None:
-            return Track(1, data, legal, now, advice=advice)
-        labels = track.labels if track.legal == legal else None
-        kinds = track.groups if track.legal == legal else None
-        return Track(track.seq + 1, data, legal, now, track.situation, labels, advice, kinds)
-
-    def _finish(self, track: Track, before: Track | None) -> Track:
-        """The track with its situation and the labels of its actions worked out, if new."""
-        if before is not None and track is before:
-            return track
-        if track.data.get("player") is None:  # the spectators'
-            winners, active = track.data["winners"], track.data["active"]
-            text = f"Game over: {winners_text(winners)}." if winners else f"{active}'s turn."
-            return replace(track, situation=text, labels=[])
-        view = {**track.data, "legal": track.legal}
-        text = situation(view, self.names, track.advice).replace(" (Enter)", "")  # the terminal's key
-        labels, kinds, player = track.labels, track.groups, track.data["player"]
-        if labels is None:
-            kind = prompt_kind(view)
-            labels = [describe(action, self.names, player, kind) for action in track.legal]
-        if kinds is None:
-            kinds = groups(track.legal, player, self.types)
-        return replace(track, situation=text, labels=labels, groups=kinds)
 
     def _publish(self, outcome: Outcome) -> None:
         """On the loop, after a job: the tracks, the log and the state of the game, told."""
@@ -527,14 +321,12 @@ class Room:
     # -- presence --------------------------------------------------------------------
 
     def joined(self, seat: str) -> None:
-        self.present[seat] += 1
+        self.seats.joined(seat)
         self._schedule()
         self._tell_all([])
 
     def left(self, seat: str) -> None:
-        self.present[seat] -= 1
-        if self.present[seat] <= 0:
-            self.away_since[seat] = self.loop.time()
+        if self.seats.left(seat):
             self._wake()
             self._tell_all([])
 
@@ -544,28 +336,21 @@ class Room:
 
     # -- timers ----------------------------------------------------------------------
 
-    def _responding(self, player: str, active: str | None) -> bool:
-        """Whether a decision of `player` now would be out of turn (timed)."""
-        return active is None or player != active
-
     def _changed_for(self, player: str) -> float:
         """When what `player` sees last changed (the game's last change if not connected)."""
         track = self.tracks.get(player)
         return track.changed_at if track is not None and player in self.audience else self.changed_at
 
-    def _taken_over(self, player: str, now: float) -> bool:
-        return self.present[player] <= 0 and now >= self.away_since[player] + self.takeover_seconds
-
     def _due_at(self, player: str) -> float | None:
         """When a timer decides for `player`, who is holding the game up; None: never."""
-        away = self.present[player] <= 0
+        away = self.seats.away(player)
         if self.active is None:  # before the first turn: no response timer
             return self.changed_at if away else None
-        if self._responding(player, self.active):
+        if responding(player, self.active):
             return self.changed_at if away else self._changed_for(player) + self.response_seconds
         if not away:
             return None
-        return max(self.away_since[player] + self.takeover_seconds, self._standin_next.get(player, 0.0))
+        return self.seats.standin_from(player)
 
     def _schedule(self) -> None:
         """Wake up when the next timer falls due, or when the bots may move again."""
@@ -586,15 +371,6 @@ class Room:
     def _wake(self) -> None:
         if not self.over and (self._tick is None or self._tick.done()):
             self._tick = self.loop.create_task(self.advance())
-
-    def _standin(self, player: str) -> Bot:
-        """The bot that plays `player`'s seat while they are away."""
-        if player not in self._standins:
-            seat = [s.name for s in self.session.seats].index(player)
-            cards = load_cards(tuple(self.session.sets))
-            seed = bot_seed(self.session.seed, seat) + 1
-            self._standins[player] = self.session.make_bot(self.standin_kind, seed, cards)
-        return self._standins[player]
 
     def close(self) -> None:
         if self._timer is not None:
