@@ -26,13 +26,13 @@ AEC_GAMES: list[tuple[dict[str, Any], int, int, str]] = [
         {"players": 3, "sets": ("base", "horses"), "options": {"win_level": 4}, "shaping": 0.5},
         1,
         3000,
-        "6bb54941190e579ed3971412ee0e3b9ec795a2f0cb1adaf029d04d53614e5eed",
+        "727af820ff05139f7778a836ef76e9b74257ce3e6b2946314b4062728bb8e7ac",
     ),
     (
         {"players": 6, "sets": ("base", "horses"), "max_decisions": 900},
         2,
         3000,
-        "66bad50d83b1f78934288e33c4105c03bf506806d6c1d2cfc0957288263f6d7b",
+        "ccd4468b5ceb63bab77a8eec1625bfd931c40c23a64c531248032f50f3ad1e15",
     ),
     (
         {"players": 2, "action_features": False},
@@ -44,7 +44,7 @@ AEC_GAMES: list[tuple[dict[str, Any], int, int, str]] = [
         {"players": 5, "sets": ("base", "horses"), "shaping": 1.0},
         6,
         4000,
-        "1d1efebae21ea06232f57ddde5b1f3888bb00802d6bd751ad80a0038294e68f9",
+        "6b561c3b330e72e8cb870eda4661d23b077234cf520e14dc6ef30eefc1ac5e1d",
     ),
 ]
 """(environment arguments, seed, steps, digest): a game cut by the steps, one won at level
@@ -61,7 +61,7 @@ SINGLE_GAMES: list[tuple[dict[str, Any], int, int, str]] = [
         {"opponents": ("random",), "sets": ("base", "horses"), "seat": None, "options": {"win_level": 5}},
         5,
         800,
-        "15df6a617385233f7668192a6bf8814e8bcd219b29299a3643209c6bc984fb47",
+        "3a19ab71aa40851d170c3f3381f3157e5418284f099fb7326b2f8b2bc6197da0",
     ),
 ]
 

@@ -104,6 +104,13 @@ def _either(words: list[str]) -> str:
     return " or ".join(words) if words else "nobody"
 
 
+def _every(rule: Restriction) -> str:
+    """What `requires` asks: one of each key's traits, every key named."""
+    keys: list[list[str]] = [[_slug(r) for r in rule.race], [_slug(c) for c in rule.class_]]
+    keys.append([rule.sex] if rule.sex else [])
+    return " and ".join(_either(words) for words in keys if words) or "nobody"
+
+
 def _vs(vs: VsBonus) -> str:
     who = _slug(vs.race or vs.class_ or "") if (vs.race or vs.class_) else (vs.sex or "")
     return f"{_signed(vs.bonus)} against {who}"
@@ -184,7 +191,7 @@ def details(card: CardDef) -> list[str]:
     if card.text:
         lines.append(card.text)
     if card.requires is not None:
-        lines.append(f"Only for: {_either(_traits(card.requires))} (others carry it)")
+        lines.append(f"Only for: {_every(card.requires)} (others carry it)")
     if card.forbids is not None:
         lines.append(f"Not for: {_either(_traits(card.forbids))} (they carry it)")
     traits = [_slug(t) for t in (*card.race, *card.class_)]

@@ -112,11 +112,21 @@ class Restriction(_Strict):
     sex: Sex | None = None
 
     def matches(self, races: frozenset[str], classes: frozenset[str], sex: str | None) -> bool:
-        """True when a character (or hireling) with these traits meets any named trait."""
+        """True when a character (or hireling) with these traits has any named trait (what
+        `forbids` keeps from using an item)."""
         return (
             bool(races.intersection(self.race))
             or bool(classes.intersection(self.class_))
             or (self.sex is not None and sex == self.sex)
+        )
+
+    def met_by(self, races: frozenset[str], classes: frozenset[str], sex: str | None) -> bool:
+        """True when a character (or hireling) meets every key named: one of the races, one
+        of the classes, the sex (what `requires` asks to use an item)."""
+        return (
+            (not self.race or bool(races.intersection(self.race)))
+            and (not self.class_ or bool(classes.intersection(self.class_)))
+            and (self.sex is None or sex == self.sex)
         )
 
 
@@ -266,7 +276,9 @@ class CardDef(_Strict):
     effects: tuple[Effect, ...] = ()
     # monsters
     level: int | None = Field(default=None, ge=0)
-    treasures: int = Field(default=1, ge=0)
+    treasures: int = 1
+    """Monsters: treasures drawn when defeated (0 or more). Monster enhancers: treasures
+    added to (or taken from) the monster, as `extra_treasures` (B16)."""
     levels: int = Field(default=1, ge=0)
     undead: bool = False
     no_escape: bool = False
@@ -316,6 +328,12 @@ class CardDef(_Strict):
             raise ValueError("a monster needs a 'level'")
         if self.type == "steed":
             object.__setattr__(self, "big", True)
+        if self.type == "monster_enhancer" and "treasures" in self.model_fields_set:
+            if "extra_treasures" in self.model_fields_set:
+                raise ValueError("a monster enhancer gives 'treasures' or 'extra_treasures', not both")
+            object.__setattr__(self, "extra_treasures", self.treasures)
+        elif self.treasures < 0:
+            raise ValueError(f"'treasures' must be 0 or more, got {self.treasures}")
         return self
 
     def takes(self, slot: str) -> bool:

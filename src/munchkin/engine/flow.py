@@ -15,7 +15,7 @@ from munchkin.engine.actions import Action, action
 from munchkin.engine.events import Event
 from munchkin.engine.rules import death, effects, limits, player_effects, run_away
 from munchkin.engine.rules.character import classes
-from munchkin.engine.rules.combat import apply_conditions, resolve
+from munchkin.engine.rules.combat import apply_conditions, resolve, the_dead_leave
 from munchkin.engine.rules.curses import curse_takes_effect
 from munchkin.engine.rules.play import answer_plays, fixing_plays
 from munchkin.engine.rules.powers import settle_theft
@@ -169,6 +169,8 @@ def advance(g: GameState, ev: list[Event]) -> None:
             _settle_pending(g, ev)
         elif g.tasks and g.prompt is None:
             _run_task(g, ev)
+        elif g.combat is not None and g.prompt is None and the_dead_leave(g, ev):
+            continue
         elif g.phase == "setup":
             if not _skip_silent_setup(g, ev):
                 return
@@ -199,7 +201,11 @@ def _settle_pending(g: GameState, ev: list[Event]) -> None:
 
 def _face_up_choice(g: GameState) -> bool:
     """Whether the card drawn face up could be played or fought, not only kept (B4, H2, S9)."""
-    return any_legal(g, g.active, ("play", "monstrify"))
+    assert g.face_up is not None
+    card_id = g.cards[g.face_up].id
+    return any_legal(g, g.active, ("monstrify",)) or any(
+        a.arg == card_id for a in REGISTRY["play"].options(g, g.active)
+    )
 
 
 def _run_task(g: GameState, ev: list[Event]) -> None:

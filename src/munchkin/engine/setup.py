@@ -56,6 +56,17 @@ class UnknownCard(KeyError):
     """A position names a card id that no card set defines."""
 
 
+def _is_boost(catalog: Mapping[str, CardDef], card_id: str) -> bool:
+    """A card listed with the races or classes that is not one but lets its owner have one
+    more (Half-Breed, Super Munchkin): it is in play beside them (B14)."""
+    card = catalog.get(card_id)
+    return (
+        card is not None
+        and card.type not in ("race", "class")
+        and bool(card.extra_races or card.extra_classes)
+    )
+
+
 def build(
     catalog: Mapping[str, CardDef],
     position: Position,
@@ -79,9 +90,15 @@ def build(
     carrying: dict[int, list[int]] = {}
     for ps in position.players:
         p = PlayerState(ps.name, ps.sex, ps.level)
-        p.hand, p.races, p.classes = many(ps.hand), many(ps.race), many(ps.class_)
+        traits = [*ps.race, *ps.class_]
+        boosts = [*ps.boosts, *(i for i in traits if _is_boost(catalog, i))]  # Half-Breed... (B14)
+        p.hand, p.boosts = many(ps.hand), many(boosts)
+        p.races, p.classes = (
+            many([i for i in ps.race if i not in boosts]),
+            many([i for i in ps.class_ if i not in boosts]),
+        )
         p.equipped, p.carried, p.steeds = many(ps.equipped), many(ps.carried), many(ps.steeds)
-        p.curses, p.boosts = many(ps.curses), many(ps.boosts)
+        p.curses = many(ps.curses)
         for hs in ps.hirelings:
             h = make(hs.card)
             p.hirelings.append(h)

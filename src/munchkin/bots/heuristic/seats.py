@@ -105,7 +105,7 @@ def usable(card: CardDef, seat: Seat, cheated: bool = False) -> bool:
     traits = (seat.races, seat.classes, seat.sex)
     if cheated:
         return True
-    if card.requires and not card.requires.matches(*traits):
+    if card.requires and not card.requires.met_by(*traits):
         return False
     return not (card.forbids and card.forbids.matches(*traits))
 

@@ -158,7 +158,7 @@ def _check_one_shot(g: GameState, seat: int, inst: int, a: Action) -> None:
             raise refuse("H15", f"{card.name} does nothing to a hireling")
 
 
-AIMED_WORDS = ("steal_level", "hireling_dies")
+AIMED_WORDS = ("steal_level", "hireling_dies", "steal_hireling")
 """Effects of one-shots played on another player, named with `target:`."""
 
 

@@ -230,6 +230,33 @@ def apply_conditions(g: GameState, ev: list[Event]) -> None:
         reopen_window(g)
 
 
+def the_dead_leave(g: GameState, ev: list[Event]) -> bool:
+    """The dead take no part in a fight (B10): a help request to a dead player lapses; a dead
+    helper leaves with nothing; a dead fighter's fight is over, nothing won; the dead make no
+    run-away rolls. True when something changed."""
+    c = fight(g)
+    dead = [i for i, p in enumerate(g.players) if p.dead]
+    if not dead:
+        return False
+    if c.asked in dead:
+        c.declined, c.asked = (*c.declined, c.asked), None
+        return True
+    if c.stage == "fight" and c.fighter in dead:
+        finish_fight(g, ev)
+        return True
+    if c.stage == "fight" and c.helper in dead:
+        ev.append(Event("helper_left", {"player": g.players[c.helper].name}))
+        c.helper, c.forced, c.reward, c.bribe = None, False, 0, ()
+        reopen_window(g)
+        return True
+    if c.stage == "run" and not g.tasks and any(r in dead for r in c.runners):
+        c.runners = [r for r in c.runners if r not in dead]
+        if not c.runners:
+            finish_fight(g, ev)
+        return True
+    return False
+
+
 def reward_bonuses(g: GameState) -> list[tuple[int, int, int]]:
     """Extra (seat, levels, treasures) of monsters beaten by someone of a kind they name:
     the fighter, else the helper, when of that kind."""

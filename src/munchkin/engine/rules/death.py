@@ -15,8 +15,12 @@ from munchkin.engine.state import GameState, Prompt
 def kill(g: GameState, seat: int, ev: list[Event], source: str) -> None:
     """Death: the hand and everything in play go to the body, which the others loot (B10).
     Items a hireling carries and cards attached to others (a Cheat!) are laid out as cards
-    of their own; a steed keeps its steed enhancers."""
+    of their own; a steed keeps its steed enhancers. A door card the dead player drew face
+    up and had not yet kept or played would have gone to the hand: it is in the body (B4)."""
     p = g.players[seat]
+    if g.face_up is not None and seat == g.active:
+        p.hand.append(g.face_up)
+        g.face_up = None
     in_play = g.items_in_play(p) + p.hirelings
     laid_out: list[int] = []
     for inst in in_play:

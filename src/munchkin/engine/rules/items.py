@@ -40,7 +40,7 @@ def traits_allow(
 ) -> bool:
     """Whether `requires`/`forbids` let a character (or hireling) with these traits use it;
     `forbidden`: the races and classes `forbids` is checked against, when not all of them."""
-    if card.requires and not card.requires.matches(race_ids, class_ids, sex):
+    if card.requires and not card.requires.met_by(race_ids, class_ids, sex):
         return False
     race_no, class_no = forbidden or (race_ids, class_ids)
     return not (card.forbids and card.forbids.matches(race_no, class_no, sex))
@@ -63,9 +63,9 @@ def hireling_can_use(g: GameState, hireling: int, item: int) -> bool:
 
 
 def _capacity_cards(g: GameState, p: PlayerState) -> list[Card]:
-    """Capacity hirelings and steeds in play give extra hands, Big and Complex room (H6, S3)."""
-    cards = [g.cards[h] for h in p.hirelings if g.cards[h].carries == 0]
-    return cards + [g.cards[s] for s in p.steeds]
+    """Hirelings and steeds in play give the extra hands, Big and Complex room they name
+    (H6, S3): a carrier that names some gives it too (cards override rules)."""
+    return [g.cards[h] for h in p.hirelings] + [g.cards[s] for s in p.steeds]
 
 
 def hands_available(g: GameState, p: PlayerState, equipped: list[int] | None = None) -> int:

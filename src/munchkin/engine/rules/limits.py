@@ -18,6 +18,7 @@ from munchkin.engine.rules.items import (
     hand_over,
     hireling_can_use,
     holding_problem,
+    limit_problem,
     receive_problem,
     remove_from_play,
     use_problem,
@@ -33,7 +34,8 @@ LIMIT_PROMPTS = ("take_off", "get_rid")
 def fit_task(g: GameState, seat: int, ev: list[Event]) -> None:
     """Races and classes beyond the slots are discarded, the owner keeping the one they
     choose (B14); items and steeds that can no longer be used become carried, and so do items
-    a hireling can no longer use (B11, S8, H7); over a slot or hand limit the owner takes off
+    a hireling can no longer use (B11, S8, H7); a carried steed that can now be used is
+    ridden (S8); over a slot or hand limit the owner takes off
     an item of their choice; over the Big, Complex or steed limit the owner gets rid of one,
     by discarding, selling or giving it (B11, H6, S2). Repeats until everything fits."""
     p = g.players[seat]
@@ -41,6 +43,7 @@ def fit_task(g: GameState, seat: int, ev: list[Event]) -> None:
         return
     for inst in [i for i in p.equipped + p.steeds if not can_use(g, p, i)]:
         take_off(g, p, inst, ev)
+    _ride_usable_steeds(g, p, ev)
     for h in p.hirelings:
         for inst in [i for i in g.carrying.get(h, ()) if not hireling_can_use(g, h, i)]:
             g.carrying[h].remove(inst)
@@ -53,6 +56,17 @@ def fit_task(g: GameState, seat: int, ev: list[Event]) -> None:
     problem = holding_problem(g, p, p.equipped + p.carried, p.steeds)
     if problem is not None:
         _ask_or_do(g, Prompt(seat, "get_rid", ways_to_get_rid(g, seat, _breaking(g, p, problem))), ev)
+
+
+def _ride_usable_steeds(g: GameState, p: PlayerState, ev: list[Event]) -> None:
+    """A carried steed its owner can now use is ridden at once, when that breaks no limit:
+    a steed is in use whenever it is in play and can be (S8)."""
+    for inst in [i for i in p.carried if g.cards[i].type == "steed" and can_use(g, p, i)]:
+        others = [i for i in p.carried if i != inst]
+        if limit_problem(g, p, p.equipped, others, [*p.steeds, inst]) is None:
+            p.carried.remove(inst)
+            p.steeds.append(inst)
+            ev.append(Event("item_equipped", {"player": p.name, "card": g.cards[inst].id, "hireling": None}))
 
 
 def _ask_which_trait(g: GameState, seat: int) -> bool:

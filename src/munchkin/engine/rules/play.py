@@ -30,6 +30,9 @@ from munchkin.engine.state import GameState
 from munchkin.engine.timing import free_to_act, in_fight, own_turn
 from munchkin.engine.verbs import holds, refuse, register
 
+ANY_TIME = ("go_up_a_level", "curse", "hireling")
+"""Cards played at any time (B3, B15, H1): also while the card drawn face up waits (R1)."""
+
 
 def _may_play(g: GameState, seat: int) -> None:
     if not (free_to_act(g, seat) and g.prompt is None and g.offer is None):
@@ -49,7 +52,7 @@ def check_play(g: GameState, seat: int, a: Action) -> None:
     if inst is None:
         raise refuse("B4", f"{a.arg} is not in your hand")
     assert inst is not None
-    if g.phase == "face_up" and seat == g.active and inst != g.face_up:
+    if g.phase == "face_up" and seat == g.active and inst != g.face_up and g.cards[inst].type not in ANY_TIME:
         raise refuse("B4", "first decide what to do with the card drawn face up")
     kind = g.cards[inst].type
     if not in_time(g, seat, kind):
@@ -168,7 +171,8 @@ def play_options(g: GameState, seat: int) -> list[Action]:
     setup = g.phase == "setup"
     timely: dict[str, bool] = {}  # whether each card type may be played now
     plays: list[Action] = []
-    for inst in g.distinct(g.players[seat].hand) if face_up is None else [face_up]:
+    hand = g.distinct(g.players[seat].hand)
+    for inst in hand if face_up is None else [face_up, *(i for i in hand if g.cards[i].type in ANY_TIME)]:
         card = g.cards[inst]
         kind = card.type
         now = timely.get(kind)

@@ -15,23 +15,31 @@ from munchkin.engine.explain import Breakdown, Part
 from munchkin.engine.rules.character import is_class, is_race
 from munchkin.engine.rules.combat import fight, finish_fight
 from munchkin.engine.rules.effects import queue_effects
-from munchkin.engine.rules.items import can_use, discard
+from munchkin.engine.rules.items import can_use, discard, hireling_can_use
 from munchkin.engine.rules.responses import wait_for_answers
 from munchkin.engine.rules.strength import monster_card
 from munchkin.engine.state import GameState, Pending, Prompt
 from munchkin.engine.verbs import refuse, register
 
 ESCAPE_ROLL = 5
+ELF_RUN_AWAY = 1
+"""The Elf's run-away bonus (B14)."""
 RUN_POWERS = ("run bonus",)
 STEED_BAD_STUFF = (Effect(lose_levels=1),)
 
 
 def run_modifier(g: GameState, seat: int, monster: int | None = None) -> Breakdown:
-    """What is added to a run-away roll (B9, B14, B15, S6)."""
+    """What is added to a run-away roll (B9, B14, B15, H8, S6)."""
     p = g.players[seat]
     traits = p.races + p.classes
     own = [i for i in traits + [e for t in traits for e in g.attached.get(t, ())] if g.cards[i].run_away]
     own += [i for i in p.equipped if g.cards[i].run_away and can_use(g, p, i)]
+    own += [  # what a hireling carries counts for its owner (H8)
+        i
+        for h in p.hirelings
+        for i in g.carrying.get(h, ())
+        if g.cards[i].run_away and hireling_can_use(g, h, i)
+    ]
     riding = [(steed_run_away(g, s), s) for s in p.steeds if steed_run_away(g, s)]
     parts: list[Part]
     if riding:  # the steed's modifier replaces the rider's own (S6, R13)
@@ -39,6 +47,11 @@ def run_modifier(g: GameState, seat: int, monster: int | None = None) -> Breakdo
         parts = [Part(f"steed {g.cards[best].name}", value, g.cards[best].id, "S6")]
     else:
         parts = [Part(g.cards[i].name, g.cards[i].run_away, g.cards[i].id, "B9") for i in own]
+        parts += [  # an Elf card that names no run-away value still has the Elf's +1 (B14)
+            Part(g.cards[i].name, ELF_RUN_AWAY, g.cards[i].id, "B14")
+            for i in p.races
+            if g.cards[i].id == "elf" and not g.cards[i].run_away
+        ]
     for kind, amount, source in p.lasting:
         if kind == "run_away":
             parts.append(Part(f"penalty {g.cards[source].name}", amount, g.cards[source].id, "B15"))

@@ -26,9 +26,8 @@ def character_parts(g: GameState, seat: int) -> list[Part]:
                 label = f"{g.cards[e].name} on {g.cards[trait].name}"
                 parts.append(Part(label, g.cards[e].bonus, g.cards[e].id, "B14"))
     for inst in p.equipped:
-        card = g.cards[inst]
-        if card.bonus and can_use(g, p, inst):
-            parts.append(Part(card.name, card.bonus, card.id, "B6"))
+        if can_use(g, p, inst):
+            parts.extend(_item_parts(g, inst, g.cards[inst].name, "B6"))
     for inst in p.steeds:
         card = g.cards[inst]
         total = card.bonus + _enhancement(g, inst)
@@ -39,12 +38,22 @@ def character_parts(g: GameState, seat: int) -> list[Part]:
         if card.bonus:
             parts.append(Part(f"hireling {card.name}", card.bonus, card.id, "B6"))
         for inst in g.carrying.get(h, ()):
-            item = g.cards[inst]
-            if item.bonus and hireling_can_use(g, h, inst):
-                parts.append(Part(f"{item.name} (carried by {card.name})", item.bonus, item.id, "H8"))
+            if hireling_can_use(g, h, inst):
+                parts.extend(_item_parts(g, inst, f"{g.cards[inst].name} (carried by {card.name})", "H8"))
     for kind, amount, source in p.lasting:
         if kind == "combat":
             parts.append(Part(f"curse {g.cards[source].name}", amount, g.cards[source].id, "B15"))
+    return parts
+
+
+def _item_parts(g: GameState, inst: int, label: str, rule: str) -> list[Part]:
+    """An item in use: its bonus, and each item enhancer's on it (B6)."""
+    card = g.cards[inst]
+    parts = [Part(label, card.bonus, card.id, rule)] if card.bonus else []
+    for e in g.attached.get(inst, ()):
+        enh = g.cards[e]
+        if enh.bonus and enh.type == "item_enhancer":
+            parts.append(Part(f"{enh.name} on {card.name}", enh.bonus, enh.id, "B6"))
     return parts
 
 
