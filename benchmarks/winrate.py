@@ -14,6 +14,12 @@ one of whose effect words is WORD, whenever it has another choice; the same seed
 
     .venv/bin/python benchmarks/winrate.py --games 800 --without send_away
 
+Several words may be given, comma-separated (`--without send_away,twin`).
+`--opponents-without WORD[,WORD...]` does the same to the random bots: what the heuristic
+bot loses when its opponents hold those cards too.
+
+    .venv/bin/python benchmarks/winrate.py --games 2000 --sets base --opponents-without send_away
+
 `--cards FILE...` plays card-set files instead of the built-in sets (for instance an older
 version of a set, taken out of git with `git show REV:src/munchkin/cards/sets/base.yaml`).
 """
@@ -54,37 +60,69 @@ class Tally:
         return self.wins / self.games
 
 
-class WithoutBot(HeuristicBot):
-    """The heuristic bot that leaves aside the cards of one type or effect word."""
+def leaves_aside(defs: dict[str, CardDef], words: frozenset[str], card_id: str | None) -> bool:
+    """Whether a card is of one of these types or has one of these effect words."""
+    card = defs.get(card_id or "")
+    return card is not None and (card.type in words or any(e.kind in words for e in card.effects))
 
-    def __init__(self, seed: int, cards: Sequence[CardDef], word: str) -> None:
+
+def without(view: PlayerView, defs: dict[str, CardDef], words: frozenset[str]) -> PlayerView:
+    """The view with the actions that use such cards taken out, unless nothing else is left
+    (discarding, selling, equipping, unequipping or keeping them stays)."""
+    kept = [a for a in view.legal if a.verb in KEPT_VERBS or not leaves_aside(defs, words, a.arg)]
+    return replace(view, legal=kept) if kept and len(kept) < len(view.legal) else view
+
+
+class WithoutBot(HeuristicBot):
+    """The heuristic bot that leaves aside the cards of some types or effect words."""
+
+    def __init__(self, seed: int, cards: Sequence[CardDef], words: frozenset[str]) -> None:
         super().__init__(seed, cards)
-        self.word = word
+        self.words = words
 
     def choose(self, view: PlayerView) -> Action:
-        kept = [a for a in view.legal if a.verb in KEPT_VERBS or not self._leaves_aside(a.arg)]
-        if kept and len(kept) < len(view.legal):
-            view = replace(view, legal=kept)
-        return super().choose(view)
-
-    def _leaves_aside(self, card_id: str | None) -> bool:
-        card = self.defs.get(card_id or "")
-        return card is not None and (card.type == self.word or any(e.kind == self.word for e in card.effects))
+        return super().choose(without(view, self.defs, self.words))
 
 
-def seat_bots(seed: int, cards: Sequence[CardDef], without: str | None = None) -> list[Bot]:
-    """Random bots everywhere but seat `seed % 4`, where the heuristic bot sits."""
-    bots: list[Bot] = [RandomBot(seed * 10 + i) for i in range(PLAYERS)]
-    bots[seed % PLAYERS] = HeuristicBot(seed, cards) if without is None else WithoutBot(seed, cards, without)
+class RandomWithout(RandomBot):
+    """The random bot that leaves aside the cards of some types or effect words."""
+
+    def __init__(self, seed: int, cards: Sequence[CardDef], words: frozenset[str]) -> None:
+        super().__init__(seed)
+        self.defs = {c.id: c for c in cards}
+        self.words = words
+
+    def choose(self, view: PlayerView) -> Action:
+        return super().choose(without(view, self.defs, self.words))
+
+
+def seat_bots(
+    seed: int,
+    cards: Sequence[CardDef],
+    words: frozenset[str] = frozenset(),
+    opponent_words: frozenset[str] = frozenset(),
+) -> list[Bot]:
+    """Random bots everywhere but seat `seed % 4`, where the heuristic bot sits; each leaving
+    aside the cards of its words, if any."""
+    bots: list[Bot] = [
+        RandomWithout(seed * 10 + i, cards, opponent_words) if opponent_words else RandomBot(seed * 10 + i)
+        for i in range(PLAYERS)
+    ]
+    bots[seed % PLAYERS] = WithoutBot(seed, cards, words) if words else HeuristicBot(seed, cards)
     return bots
 
 
-def measure(cards: Sequence[CardDef], games: int, without: str | None = None) -> Tally:
+def measure(
+    cards: Sequence[CardDef],
+    games: int,
+    words: frozenset[str] = frozenset(),
+    opponent_words: frozenset[str] = frozenset(),
+) -> Tally:
     tally = Tally()
     names = [name for name, _ in seat_players(PLAYERS)]
     for seed in range(games):
         start = time.process_time()
-        result = play_match(cards, PLAYERS, seed, seat_bots(seed, cards, without))
+        result = play_match(cards, PLAYERS, seed, seat_bots(seed, cards, words, opponent_words))
         tally.cpu_seconds += time.process_time() - start
         tally.games += 1
         tally.wins += names[seed % PLAYERS] in result.winners  # a shared win is a win (B2)
@@ -92,11 +130,23 @@ def measure(cards: Sequence[CardDef], games: int, without: str | None = None) ->
     return tally
 
 
+def word_set(text: str | None) -> frozenset[str]:
+    """Comma-separated words."""
+    return frozenset(w.strip() for w in (text or "").split(",") if w.strip())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="games per card-set choice")
     parser.add_argument("--sets", choices=[*CHOICES, "both"], default="both")
-    parser.add_argument("--without", metavar="WORD", help="a card type or effect word the bot leaves aside")
+    parser.add_argument(
+        "--without", metavar="WORD[,WORD]", help="card types or effect words the bot leaves aside"
+    )
+    parser.add_argument(
+        "--opponents-without",
+        metavar="WORD[,WORD]",
+        help="card types or effect words the random bots leave aside",
+    )
     parser.add_argument(
         "--cards", nargs="+", type=Path, metavar="FILE", help="card-set files to play instead of --sets"
     )
@@ -107,11 +157,12 @@ def main() -> None:
             cards = load_sets_from_paths(sets) if args.cards else load_builtin_sets(sets)
         except CardLoadError as error:
             parser.error(f"--cards: {error}")
-        if args.without and not any(
-            c.type == args.without or any(e.kind == args.without for e in c.effects) for c in cards
-        ):
-            parser.error(f"--without {args.without}: no card of {name} has that type or effect word")
-        tally = measure(cards, args.games, args.without)
+        defs = {c.id: c for c in cards}
+        for option, text in (("--without", args.without), ("--opponents-without", args.opponents_without)):
+            for word in sorted(word_set(text)):
+                if not any(leaves_aside(defs, frozenset({word}), c.id) for c in cards):
+                    parser.error(f"{option} {word}: no card of {name} has that type or effect word")
+        tally = measure(cards, args.games, word_set(args.without), word_set(args.opponents_without))
         low, high = wilson(tally.wins, tally.games)
         print(
             f"{name:12} heuristic vs 3 random: {tally.wins}/{tally.games} won = {tally.rate:.1%} "

@@ -46,11 +46,14 @@ def test_the_win_rate_counts_a_win_shared_with_another_player(monkeypatch: pytes
     assert (tally.games, tally.wins, tally.turns) == (2, 1, 20)
 
 
-def test_the_bot_without_a_word_never_plays_its_cards_while_it_has_another_choice() -> None:
+@pytest.mark.parametrize("kind", [winrate.WithoutBot, winrate.RandomWithout])
+def test_a_bot_without_a_word_never_plays_its_cards_while_it_has_another_choice(
+    kind: type[winrate.WithoutBot] | type[winrate.RandomWithout],
+) -> None:
     cards = load_builtin_sets(["base"])
     twins = {c.id for c in cards if any(e.kind == "twin" for e in c.effects)}
-    bot = winrate.WithoutBot(0, cards, "twin")
-    assert twins and all(bot._leaves_aside(card_id) for card_id in twins)
+    bot = kind(0, cards, winrate.word_set("twin,illusion"))
+    assert twins and all(winrate.leaves_aside(bot.defs, bot.words, card_id) for card_id in twins)
     offered = 0
     for seed in range(30):
         game = Game.new(cards, seat_players(4), seed=seed)
