@@ -149,15 +149,34 @@ def waiting_for(g: GameState) -> list[int]:
     return pending if c.ready else [c.fighter, *pending]
 
 
+DEFAULT_STEPS = (
+    "pass",
+    "decline_help",
+    "decline_trade",
+    "keep",
+    "resolve_combat",
+    "run_away",
+    "end_turn",
+    "loot_room",
+    "kick_door",
+)
+"""What a player holding the game up does by default, the first of these verbs that is legal
+(its plainest form): let a window go, say no to what was asked, go on with the turn."""
+
+
 def default_action(g: GameState, seat: int) -> Action:
-    """What a player holding the game up does by default: pass where allowed, else the
-    first legal option."""
+    """What a player holding the game up does by default: pass where allowed, else decline
+    what was asked, else the turn's next plain step (`DEFAULT_STEPS`), else the first legal
+    option (an answer to a question, in the engine's order)."""
     actions = legal_actions(g, seat)
-    if action("pass") in actions:
-        return action("pass")
     if not actions:
         raise ValueError(f"{g.players[seat].name} has nothing to do")
-    return actions[0]
+    by_verb: dict[str, Action] = {}
+    for a in actions:
+        plain = by_verb.get(a.verb)
+        if plain is None or (plain.arg is not None and a.arg is None):
+            by_verb[a.verb] = a
+    return next((by_verb[verb] for verb in DEFAULT_STEPS if verb in by_verb), actions[0])
 
 
 def advance(g: GameState, ev: list[Event]) -> None:
