@@ -17,7 +17,7 @@ from munchkin.engine.rules import death, effects, limits, player_effects, run_aw
 from munchkin.engine.rules.character import classes
 from munchkin.engine.rules.combat import apply_conditions, resolve, the_dead_leave
 from munchkin.engine.rules.curses import curse_takes_effect
-from munchkin.engine.rules.play import answer_plays, fixing_plays
+from munchkin.engine.rules.play import answer_plays, fixing_plays, play_options
 from munchkin.engine.rules.powers import settle_theft
 from munchkin.engine.rules.responses import passed, responders, set_die
 from munchkin.engine.rules.turn import answer_charity_to, give_charity, next_turn
@@ -81,7 +81,7 @@ def legal_actions(g: GameState, seat: int) -> list[Action]:
         return []
     if g.prompt is not None:
         if g.prompt.player != seat:
-            return []
+            return play_options(g, seat)  # any-time cards that ask nothing (R56)
         answers = [action("choose", option) for option in g.prompt.options]
         return answers + fixing_plays(g, seat) if g.prompt.kind in limits.LIMIT_PROMPTS else answers
     if g.pending is not None:

@@ -46,10 +46,26 @@ def in_fight(g: GameState) -> bool:
 
 def free_to_act(g: GameState, seat: int) -> bool:
     """No one else's question is open, the game is not over, the player is alive."""
+    return (g.prompt is None or g.prompt.player == seat) and _unhindered(g, seat)
+
+
+SETTLED_AT_ONCE = ("take_off", "get_rid", "keep_race", "keep_class")
+"""Questions settled at once, before anyone else acts: a broken limit, a second race or class
+left without its Half-Breed or Super Munchkin (B11, B14)."""
+
+
+def another_is_asked(g: GameState, seat: int) -> bool:
+    """Another player's question is open, one not settled at once, and nothing else holds
+    this player back (R56)."""
+    prompt = g.prompt
     return (
-        g.phase != "over"
-        and (g.prompt is None or g.prompt.player == seat)
-        and not g.players[seat].dead
-        and not g.tasks
-        and g.pending is None
+        prompt is not None
+        and prompt.player != seat
+        and prompt.kind not in SETTLED_AT_ONCE
+        and g.offer is None
+        and _unhindered(g, seat)
     )
+
+
+def _unhindered(g: GameState, seat: int) -> bool:
+    return g.phase != "over" and not g.players[seat].dead and not g.tasks and g.pending is None

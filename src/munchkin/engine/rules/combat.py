@@ -5,7 +5,7 @@ from __future__ import annotations
 from munchkin.cards.schema import RewardBonus
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import gain_levels, is_race, win_level
-from munchkin.engine.rules.decks import draw
+from munchkin.engine.rules.decks import draw_kept
 from munchkin.engine.rules.effects import condition_holds
 from munchkin.engine.rules.items import discard, hand_over
 from munchkin.engine.rules.strength import (
@@ -124,11 +124,11 @@ def collect_rewards(g: GameState, ev: list[Event]) -> None:
 
 def _draw_treasures(g: GameState, seat: int, count: int, helper_gets: int, ev: list[Event]) -> None:
     """`seat` draws `count` treasures, face up when helped; the helper takes the first
-    `helper_gets` of them (B7, B8)."""
+    `helper_gets` of them; a Divine Intervention among them acts instead (B7, B8, B16)."""
     c = fight(g)
     if count <= 0:
         return
-    drawn = [i for i in (draw(g, "treasure", ev) for _ in range(count)) if i is not None]
+    drawn = draw_kept(g, seat, "treasure", count, ev)
     helper_share = drawn[:helper_gets] if c.helper is not None else []
     for inst in drawn:
         taker = c.helper if inst in helper_share and c.helper is not None else seat

@@ -25,9 +25,18 @@ def draw(g: GameState, deck: str, ev: list[Event]) -> int | None:
 
 
 def draw_to_hand(g: GameState, seat: int, deck: str, n: int, ev: list[Event]) -> list[int]:
-    """Draw n cards face down into a player's hand; a card that acts when drawn acts instead
-    of going to the hand (B16)."""
-    drawn: list[int] = []
+    """Draw n cards face down into a player's hand (B16)."""
+    drawn = draw_kept(g, seat, deck, n, ev)
+    g.players[seat].hand.extend(drawn)
+    if drawn:
+        ev.append(Event("cards_drawn", {"player": g.players[seat].name, "deck": deck, "count": len(drawn)}))
+    return drawn
+
+
+def draw_kept(g: GameState, seat: int, deck: str, n: int, ev: list[Event]) -> list[int]:
+    """Draw n cards for `seat` and return those it keeps: a card that acts when drawn acts
+    instead and is not replaced (B16, R11)."""
+    kept: list[int] = []
     for _ in range(n):
         inst = draw(g, deck, ev)
         if inst is None:
@@ -36,11 +45,8 @@ def draw_to_hand(g: GameState, seat: int, deck: str, n: int, ev: list[Event]) ->
             ev.append(Event("drawn_face_up", {"player": g.players[seat].name, "card": g.cards[inst].id}))
             act_when_drawn(g, inst, ev)
             continue
-        g.players[seat].hand.append(inst)
-        drawn.append(inst)
-    if drawn:
-        ev.append(Event("cards_drawn", {"player": g.players[seat].name, "deck": deck, "count": len(drawn)}))
-    return drawn
+        kept.append(inst)
+    return kept
 
 
 def deal(g: GameState, seat: int, ev: list[Event]) -> None:

@@ -27,16 +27,22 @@ from munchkin.engine.rules.items import can_use, holding_problem, reconcile_use,
 from munchkin.engine.rules.limits import LIMIT_PROMPTS
 from munchkin.engine.rules.responses import answer_word, answering_cards, play_answer
 from munchkin.engine.state import GameState
-from munchkin.engine.timing import free_to_act, in_fight, own_turn
+from munchkin.engine.timing import another_is_asked, free_to_act, in_fight, own_turn
 from munchkin.engine.verbs import holds, refuse, register
 
 ANY_TIME = ("go_up_a_level", "curse", "hireling")
 """Cards played at any time (B3, B15, H1): also while the card drawn face up waits (R1)."""
+QUIET = ("go_up_a_level", "hireling")
+"""Any-time cards that ask no one anything: also played while another player's question is
+open (B3, H1, R56). A curse may ask its victim a question, so it waits."""
 
 
-def _may_play(g: GameState, seat: int) -> None:
-    if not (free_to_act(g, seat) and g.prompt is None and g.offer is None):
-        raise refuse("B4", "wait: another decision is open")
+def _may_play(g: GameState, seat: int, kind: str | None = None) -> None:
+    if free_to_act(g, seat) and g.prompt is None and g.offer is None:
+        return
+    if kind in QUIET and another_is_asked(g, seat):
+        return
+    raise refuse("B4", "wait: another decision is open")
 
 
 def check_play(g: GameState, seat: int, a: Action) -> None:
@@ -47,11 +53,10 @@ def check_play(g: GameState, seat: int, a: Action) -> None:
     if g.pending is not None:
         _check_answer(g, seat, a)
         return
-    _may_play(g, seat)
     inst = source_card(g, seat, a.arg)
+    _may_play(g, seat, None if inst is None else g.cards[inst].type)
     if inst is None:
         raise refuse("B4", f"{a.arg} is not in your hand")
-    assert inst is not None
     if g.phase == "face_up" and seat == g.active and inst != g.face_up and g.cards[inst].type not in ANY_TIME:
         raise refuse("B4", "first decide what to do with the card drawn face up")
     kind = g.cards[inst].type
@@ -165,14 +170,18 @@ def play_options(g: GameState, seat: int) -> list[Action]:
     that its type's check accepts."""
     if g.pending is not None:
         return answer_plays(g, seat)
-    if not holds(_may_play, g, seat):
+    hand = g.distinct(g.players[seat].hand)
+    if holds(_may_play, g, seat):
+        face_up = g.face_up if g.phase == "face_up" and seat == g.active else None
+        playable = hand if face_up is None else [face_up, *(i for i in hand if g.cards[i].type in ANY_TIME)]
+    elif another_is_asked(g, seat):
+        playable = [i for i in hand if g.cards[i].type in QUIET]
+    else:
         return []
-    face_up = g.face_up if g.phase == "face_up" and seat == g.active else None
     setup = g.phase == "setup"
     timely: dict[str, bool] = {}  # whether each card type may be played now
     plays: list[Action] = []
-    hand = g.distinct(g.players[seat].hand)
-    for inst in hand if face_up is None else [face_up, *(i for i in hand if g.cards[i].type in ANY_TIME)]:
+    for inst in playable:
         card = g.cards[inst]
         kind = card.type
         now = timely.get(kind)
