@@ -135,13 +135,16 @@ def implied_step(game: Game, player: str, action: Action) -> Action | None:
     """The player's own step that `action` implies, when only it stands in the way: the
     face-up door card kept in the hand when the player goes on with anything but that card
     (B4: whatever is not played goes to the hand), the fight given up (`resolve_combat`)
-    before running from it while losing (B9)."""
+    before running from it while losing (B9), the room looted before ending a turn that
+    fought no monster (B4, R2)."""
     g = game.state
     legal = game.legal_actions(player)
     if g.face_up is not None and action.arg != g.card(g.face_up).id:
         return next((a for a in legal if a.verb == "keep"), None)
     if action.verb in RUN_VERBS and g.combat is not None and not munchkins_win(g):
         return next((a for a in legal if a.verb == "resolve_combat"), None)
+    if action.verb == "end_turn":
+        return next((a for a in legal if a.verb == "loot_room"), None)
     return None
 
 
