@@ -1,6 +1,7 @@
 """A smoke run of examples/train_maskable_ppo.py: a few games of cloning the heuristic bot,
 a few thousand steps of MaskablePPO, the evaluation games, the figures, the model and the
-learning-curve PNG; the cloning itself; the factored head's two ways to its logits."""
+learning-curve PNG; the cloning itself (munchkin.rl.cloning); the factored head's two ways
+to its logits."""
 
 from __future__ import annotations
 
@@ -100,16 +101,16 @@ def test_cloning_teaches_the_policy_the_heuristic_bots_choices() -> None:
     from sb3_contrib import MaskablePPO
 
     from munchkin.rl import single_agent
+    from munchkin.rl.cloning import agreement, clone, demonstrations
     from munchkin.rl.sb3 import FactoredPolicy
 
-    script = _script()
-    demos = script.demonstrations(3, ["random"] * 3, 7, 1.0, 1500)
+    demos = demonstrations(3, ["random"] * 3, 7, 1.0, 1500)
     assert len(demos.chosen) == len(demos.legal) == len(demos.returns) == len(demos.obs) > 100
     assert all(chosen in legal for chosen, legal in zip(demos.chosen, demos.legal, strict=True))
     env = single_agent(opponents=("random",) * 3, seat=None, max_decisions=1500)
     model = MaskablePPO(FactoredPolicy, env, policy_kwargs={"net_arch": [64, 64]}, seed=0, device="cpu")
-    before = script.agreement(model, demos)
-    history = script.clone(model, demos, epochs=8, batch_size=64, lr=2e-3)
-    after = script.agreement(model, demos)
+    before = agreement(model, demos)
+    history = clone(model, demos, epochs=8, batch_size=64, lr=2e-3)
+    after = agreement(model, demos)
     assert history[-1]["loss"] < history[0]["loss"] / 2
     assert after > 0.7 and after > before + 0.3
