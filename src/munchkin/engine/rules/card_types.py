@@ -23,7 +23,7 @@ from munchkin.engine.rules.items import (
     reconcile_use,
     require_fits,
 )
-from munchkin.engine.state import GameState
+from munchkin.engine.state import GameState, PlayerState
 from munchkin.engine.timing import in_fight, own_turn, own_turn_calm, require_own_turn_calm
 from munchkin.engine.verbs import refuse, seat_of
 
@@ -52,12 +52,17 @@ def _monster_in_fight(g: GameState, card_id: str | None) -> int | None:
     return g.find(g.combat.monsters, card_id)
 
 
+def attachable(g: GameState, p: PlayerState) -> list[int]:
+    """What a player's item and steed enhancers and Cheat! may go on: items and steeds in
+    play, hirelings, and the items the hirelings carry, which are the owner's (B17, S5, H8)."""
+    carried_by_hirelings = [i for h in p.hirelings for i in g.carrying.get(h, ())]
+    return p.equipped + p.carried + p.steeds + p.hirelings + carried_by_hirelings
+
+
 def _own_in_play(g: GameState, seat: int, card_id: str | None, kinds: tuple[str, ...]) -> int | None:
     if card_id is None:
         return None
-    p = g.players[seat]
-    zone = p.equipped + p.carried + p.steeds + p.hirelings
-    inst = g.find(zone, card_id)
+    inst = g.find(attachable(g, g.players[seat]), card_id)
     return inst if inst is not None and g.cards[inst].type in kinds else None
 
 

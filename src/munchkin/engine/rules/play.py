@@ -18,6 +18,7 @@ from munchkin.engine.rules.card_types import (
     WHEN,
     TypeCheck,
     aimed,
+    attachable,
     in_time,
     source_card,
 )
@@ -215,7 +216,7 @@ def _plays_of(g: GameState, seat: int, inst: int) -> list[Action]:
         on_monsters = [action("play", card.id, on=m) for m in g.distinct_ids(monsters)]
         return [action("play", card.id), *on_monsters] if kind == "one_shot" else on_monsters
     if kind in ("steed_enhancer", "item_enhancer", "cheat"):
-        targets = p.equipped + p.carried + p.steeds + p.hirelings
+        targets = attachable(g, p)
         if kind == "cheat":
             targets = targets + [i for i in p.hand if g.cards[i].type in CHEATABLE]
         return [action("play", card.id, on=t) for t in g.distinct_ids(targets)]
