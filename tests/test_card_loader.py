@@ -106,6 +106,7 @@ BAD_FILES = {
     ),
     "bad_vs.yaml": "card 'gelatinous-cube': key 'vs[1].bonus': expected an integer, got 'lots'",
     "monster_without_level.yaml": "card 'gelatinous-cube': key 'level': required for a monster",
+    "negative_treasures.yaml": "card 'gelatinous-cube': key 'treasures': must be >= 0, got -1",
     "level_on_item.yaml": "card 'big-club': key 'level': only for monsters (type is 'item')",
     "hands_without_slot.yaml": ("card 'big-club': key 'hands': 2 hands needs 'slot: hands' (slot is 'none')"),
     "carries_on_item.yaml": "card 'big-club': key 'carries': only for hirelings (type is 'item')",

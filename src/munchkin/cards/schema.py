@@ -332,8 +332,6 @@ class CardDef(_Strict):
             if "extra_treasures" in self.model_fields_set:
                 raise ValueError("a monster enhancer gives 'treasures' or 'extra_treasures', not both")
             object.__setattr__(self, "extra_treasures", self.treasures)
-        elif self.treasures < 0:
-            raise ValueError(f"'treasures' must be 0 or more, got {self.treasures}")
         return self
 
     def takes(self, slot: str) -> bool:

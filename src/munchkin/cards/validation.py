@@ -107,6 +107,8 @@ def _check_card(card: CardDef) -> None:
         for key in (*MONSTER_KEYS, "ignores", "defeated_by", "beaten_by", "no_help"):
             if key in given:
                 raise Problem(f"only for monsters (type is '{card.type}')", key)
+    if card.treasures < 0 and card.type != "monster_enhancer":  # an enhancer's may be negative
+        raise Problem(f"must be >= 0, got {card.treasures}", "treasures")
     if card.hands == 2 and card.slot != "hands" and "hands" not in card.extra_slots:
         raise Problem(f"2 hands needs 'slot: hands' (slot is '{card.slot}')", "hands")
     _check_words(card, given)

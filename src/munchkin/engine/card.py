@@ -59,6 +59,7 @@ class Card:
         "race",
         "requires",
         "run_away",
+        "run_away_given",
         "sex",
         "slot",
         "slots",
@@ -87,6 +88,7 @@ class Card:
         self.requires: Restriction | None = d.requires
         self.forbids: Restriction | None = d.forbids
         self.run_away: int = d.run_away
+        self.run_away_given: bool = "run_away" in d.model_fields_set  # even 0 (S6, R13)
         self.extra_hands: int = d.extra_hands
         self.extra_big: int = d.extra_big
         self.extra_complex: int = d.extra_complex

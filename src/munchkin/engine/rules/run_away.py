@@ -40,7 +40,7 @@ def run_modifier(g: GameState, seat: int, monster: int | None = None) -> Breakdo
         for i in g.carrying.get(h, ())
         if g.cards[i].run_away and hireling_can_use(g, h, i)
     ]
-    riding = [(steed_run_away(g, s), s) for s in p.steeds if steed_run_away(g, s)]
+    riding = [(steed_run_away(g, s), s) for s in p.steeds if _sets_run_away(g, s)]
     parts: list[Part]
     if riding:  # the steed's modifier replaces the rider's own (S6, R13)
         value, best = max(riding)
@@ -67,6 +67,11 @@ def run_modifier(g: GameState, seat: int, monster: int | None = None) -> Breakdo
         card = monster_card(g, monster)
         parts.append(Part(f"{card.name}", card.run_away, card.id, "B9"))
     return Breakdown("run away", tuple(parts))
+
+
+def _sets_run_away(g: GameState, steed: int) -> bool:
+    """Whether a steed has a run-away value, even 0, of its own or from its enhancers (S6, R13)."""
+    return g.cards[steed].run_away_given or steed_run_away(g, steed) != 0
 
 
 def steed_run_away(g: GameState, steed: int) -> int:
