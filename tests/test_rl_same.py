@@ -21,30 +21,30 @@ from munchkin.views import view
 from rl_games import aec_digest, single_digest
 
 AEC_GAMES: list[tuple[dict[str, Any], int, int, str]] = [
-    ({"players": 4}, 0, 3000, "61a5540807564f2b6952270bf2bef173ac72d3975b06138775b7b8a596f426be"),
+    ({"players": 4}, 0, 3000, "d993842d467c9174343e0981e01122c666d17e089d76822989cd4cfc3297e57b"),
     (
         {"players": 3, "sets": ("base", "horses"), "options": {"win_level": 4}, "shaping": 0.5},
         1,
         3000,
-        "727af820ff05139f7778a836ef76e9b74257ce3e6b2946314b4062728bb8e7ac",
+        "f50d2d97d2aa9e9bdbb4f91551a326d720f1bc3edeb16256d7331c38fc15bb3e",
     ),
     (
         {"players": 6, "sets": ("base", "horses"), "max_decisions": 900},
         2,
         3000,
-        "ccd4468b5ceb63bab77a8eec1625bfd931c40c23a64c531248032f50f3ad1e15",
+        "1090556e60c1608ad2c7c5f7ed6ec980c513bedee12e661d86440952cb3dcc91",
     ),
     (
         {"players": 2, "action_features": False},
         3,
         1500,
-        "35460d6e4c6644e122fd38a6831618446caa5debb4b9bb0c9f1d12b1a6e971be",
+        "3c19f78358ffaf82bee38da2930350842b7bc958c473b0db36fd048a376f72ba",
     ),
     (
         {"players": 5, "sets": ("base", "horses"), "shaping": 1.0},
         6,
         4000,
-        "6b561c3b330e72e8cb870eda4661d23b077234cf520e14dc6ef30eefc1ac5e1d",
+        "0b45ac520653d6519ece2bd6fefdb5b7001809e395e734c700a9c9f0ad850a53",
     ),
 ]
 """(environment arguments, seed, steps, digest): a game cut by the steps, one won at level
@@ -55,13 +55,13 @@ SINGLE_GAMES: list[tuple[dict[str, Any], int, int, str]] = [
         {"opponents": ("random",) * 3, "action_features": True, "shaping": 1.0},
         4,
         800,
-        "51e18f4d05d134f65cf2014beee204de676f6c0627c43a230fd4c6d746ba7dd5",
+        "95ba5d3c83ee056a6d19cab2b4fd2e287e52715162943bdadb94a3978bcfd611",
     ),
     (
         {"opponents": ("random",), "sets": ("base", "horses"), "seat": None, "options": {"win_level": 5}},
         5,
         800,
-        "3a19ab71aa40851d170c3f3381f3157e5418284f099fb7326b2f8b2bc6197da0",
+        "7befc0b52e709ab0ed8cf10c866a9f4ad7123c48302442fcced94b9ca592202f",
     ),
 ]
 

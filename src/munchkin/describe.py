@@ -34,6 +34,7 @@ PROMPTS = {
     "set_die": "Choose the number the die shows",
     "tax_item": "Income tax: choose the item you lose (the others pay its value)",
     "pay_tax": "Income tax: choose an item to pay with",
+    "resurrect": "A treasure face up: draw it, or discard a card for the top treasure discard (Cleric)",
 }
 """Each question's kind (`prompt.kind`) as the one line that asks it."""
 
@@ -127,6 +128,9 @@ CHOICES: dict[str, Callable[[str, Name], str]] = {
     "set_die": lambda o, n: f"Set the die to {o}",
     "tax_item": lambda o, n: f"Lose {n(o)} to the tax",
     "pay_tax": lambda o, n: f"Pay with {n(o)}",
+    "resurrect": lambda o, n: (
+        "Draw it from the deck" if o == "draw" else f"Discard {n(o)} for the top discard"
+    ),
 }
 """The answers to each kind of question, as menu lines."""
 DECLINES = {

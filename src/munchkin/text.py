@@ -166,6 +166,9 @@ SENTENCES: dict[str, Render | None] = {
     "no_effect": lambda d, n: f"{n(d['card'])}: no effect on {d['player']}.",
     "tax_unpaid": lambda d, n: f"{d['player']} cannot pay {d['owed']} gold of tax and loses a level.",
     "trait_swapped": _swapped,
+    "resurrected": lambda d, n: (
+        f"{d['player']} discards {n(d['paid'])} to take {n(d['card'])} from the treasure discards."
+    ),
 }
 
 

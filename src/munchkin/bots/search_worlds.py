@@ -328,7 +328,16 @@ class WorldSampler:
             data = (source,)
         elif kind == "pay_tax":
             data = (source, view["owed"])
-        elif kind in ("take_off", "get_rid", "keep_race", "keep_class", "charity", "loot", "set_die"):
+        elif kind in (
+            "take_off",
+            "get_rid",
+            "keep_race",
+            "keep_class",
+            "charity",
+            "loot",
+            "set_die",
+            "resurrect",
+        ):
             data = ()
         elif kind == "half_trait":
             data = (source, None, None)

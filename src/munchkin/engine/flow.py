@@ -13,13 +13,13 @@ from collections.abc import Iterator
 
 from munchkin.engine.actions import Action, action
 from munchkin.engine.events import Event
-from munchkin.engine.rules import death, effects, limits, player_effects, run_away
+from munchkin.engine.rules import death, effects, limits, player_effects, run_away, treasures
 from munchkin.engine.rules.character import classes
 from munchkin.engine.rules.combat import apply_conditions, resolve, the_dead_leave
 from munchkin.engine.rules.curses import curse_takes_effect
-from munchkin.engine.rules.play import answer_plays, fixing_plays, play_options
+from munchkin.engine.rules.play import fixing_plays, play_options
 from munchkin.engine.rules.powers import settle_theft
-from munchkin.engine.rules.responses import passed, responders, set_die
+from munchkin.engine.rules.responses import answering_cards, passed, responders, set_die
 from munchkin.engine.rules.turn import answer_charity_to, give_charity, next_turn
 from munchkin.engine.state import GameState, Prompt
 from munchkin.engine.timing import free_to_act, in_fight
@@ -84,9 +84,9 @@ def legal_actions(g: GameState, seat: int) -> list[Action]:
             return play_options(g, seat)  # any-time cards that ask nothing (R56)
         answers = [action("choose", option) for option in g.prompt.options]
         return answers + fixing_plays(g, seat) if g.prompt.kind in limits.LIMIT_PROMPTS else answers
-    if g.pending is not None:
-        plays = answer_plays(g, seat)
-        return [*plays, action("pass")] if plays else []
+    if g.pending is not None:  # the answers, and any-time cards that ask nothing (R56)
+        plays = play_options(g, seat)
+        return [*plays, action("pass")] if answering_cards(g, seat) else plays
     actions: list[Action] = []
     for verb in _asked(SITUATIONS[situation(g, seat)], classes(g, g.players[seat])):
         if verb.prechecked:
@@ -245,6 +245,9 @@ def _run_task(g: GameState, ev: list[Event]) -> None:
         player_effects.tax_task(g, task[1], task[2], task[3], ev)  # type: ignore[arg-type]
     elif kind == "discard_body":
         death.discard_body(g)
+    elif kind == "treasure":
+        _, seat, helper, count, helper_gets, asked = task
+        treasures.treasure_task(g, seat, helper, count, helper_gets, asked, ev)  # type: ignore[arg-type]
 
 
 def _skip_silent_setup(g: GameState, ev: list[Event]) -> bool:
@@ -285,6 +288,8 @@ def answer_prompt(g: GameState, prompt: Prompt, option: str, ev: list[Event]) ->
         answer_charity_to(g, prompt, option, ev)
     elif prompt.kind == "loot":
         death.take_loot(g, prompt.player, option, ev)
+    elif prompt.kind == "resurrect":
+        treasures.answer_resurrect(g, prompt, option, ev)
     elif prompt.kind == "reroll":
         run_away.answer_reroll(g, prompt, option, ev)
     elif prompt.kind == "flight":

@@ -55,16 +55,14 @@ left without its Half-Breed or Super Munchkin (B11, B14)."""
 
 
 def another_is_asked(g: GameState, seat: int) -> bool:
-    """Another player's question is open, one not settled at once, and nothing else holds
-    this player back (R56)."""
+    """Someone else has a decision open, one not settled at once (R56): another player's
+    question (also while what comes after it waits), a trade offer, or a roll or a curse
+    awaiting answers."""
     prompt = g.prompt
-    return (
-        prompt is not None
-        and prompt.player != seat
-        and prompt.kind not in SETTLED_AT_ONCE
-        and g.offer is None
-        and _unhindered(g, seat)
-    )
+    if prompt is not None and (prompt.player == seat or prompt.kind in SETTLED_AT_ONCE):
+        return False
+    asked = prompt is not None or g.offer is not None or g.pending is not None
+    return asked and g.phase != "over" and not g.players[seat].dead
 
 
 def _unhindered(g: GameState, seat: int) -> bool:

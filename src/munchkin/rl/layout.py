@@ -39,6 +39,7 @@ PROMPT_KINDS = (
     "set_die",
     "tax_item",
     "pay_tax",
+    "resurrect",
 )
 """Known question kinds; any other kind sets the `other` bit."""
 OPTION_FIELDS = (

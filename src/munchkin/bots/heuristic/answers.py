@@ -9,7 +9,7 @@ from munchkin.bots.heuristic import limits, responses, running
 from munchkin.bots.heuristic.harms import harm, names_any
 from munchkin.bots.heuristic.seats import threat
 from munchkin.bots.heuristic.situation import Situation
-from munchkin.bots.heuristic.values import cheapest_payment, trait_score
+from munchkin.bots.heuristic.values import TREASURE_VALUE, cheapest_payment, trait_score
 from munchkin.engine.actions import Action
 
 
@@ -64,6 +64,17 @@ def _half_trait(s: Situation, options: list[Action]) -> Action | None:
     return options[0] if as_half < not_half else options[-1]
 
 
+def _resurrect(s: Situation, options: list[Action]) -> Action | None:
+    """Pay the cheapest card of the hand for the top treasure discard when it is worth more
+    than that card and an unknown treasure together; else draw (B14)."""
+    top = s.data["treasure_discard"][-1]["id"]
+    draw = next(a for a in options if a.arg == "draw")
+    pay = s.least_valuable([a for a in options if a.arg != "draw"])
+    if pay is None or s.value(top) <= s.value(pay.arg) + TREASURE_VALUE:
+        return draw
+    return pay
+
+
 def _pay_tax(s: Situation, options: list[Action]) -> Action | None:
     """Pay an income tax with the items worth least to the bot that together make the gold
     owed: the dearest in gold of them first, the rest being asked again (docs/card-format.md)."""
@@ -86,5 +97,6 @@ ANSWERS: dict[str, Callable[[Situation, list[Action]], Action | None]] = {
     "take_off": limits.take_off,
     "set_die": responses.set_die,
     "pay_tax": _pay_tax,
+    "resurrect": _resurrect,
 }
 """Each kind of question and its answer; the others lose the least valuable card."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 from munchkin.cards.schema import RewardBonus
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import gain_levels, is_race, win_level
-from munchkin.engine.rules.decks import draw_kept
 from munchkin.engine.rules.effects import condition_holds
 from munchkin.engine.rules.items import discard, hand_over
 from munchkin.engine.rules.strength import (
@@ -15,6 +14,7 @@ from munchkin.engine.rules.strength import (
     munchkin_side,
     munchkins_win,
 )
+from munchkin.engine.rules.treasures import draw_treasures
 from munchkin.engine.state import Combat, GameState
 
 
@@ -117,34 +117,9 @@ def collect_rewards(g: GameState, ev: list[Event]) -> None:
         return
     if c.helper is not None:
         pay_bribe(g, c.fighter, c.helper, c.bribe, ev)
-    _draw_treasures(g, c.fighter, treasure_count(g), c.reward, ev)
+    draw_treasures(g, c.fighter, treasure_count(g), c.helper, c.reward, ev)
     for seat, _, extra_treasures in bonuses:
-        _draw_treasures(g, seat, extra_treasures, 0, ev)
-
-
-def _draw_treasures(g: GameState, seat: int, count: int, helper_gets: int, ev: list[Event]) -> None:
-    """`seat` draws `count` treasures, face up when helped; the helper takes the first
-    `helper_gets` of them; a Divine Intervention among them acts instead (B7, B8, B16)."""
-    c = fight(g)
-    if count <= 0:
-        return
-    drawn = draw_kept(g, seat, "treasure", count, ev)
-    helper_share = drawn[:helper_gets] if c.helper is not None else []
-    for inst in drawn:
-        taker = c.helper if inst in helper_share and c.helper is not None else seat
-        g.players[taker].hand.append(inst)
-    ev.append(
-        Event(
-            "treasures_drawn",
-            {
-                "player": g.players[seat].name,
-                "count": len(drawn),
-                "face_up": c.helper is not None,
-                "cards": [g.cards[i].id for i in drawn] if c.helper is not None else [],
-                "helper_gets": len(helper_share),
-            },
-        )
-    )
+        draw_treasures(g, seat, extra_treasures, c.helper, 0, ev)
 
 
 def pay_bribe(g: GameState, fighter: int, helper: int, items: tuple[int, ...], ev: list[Event]) -> None:

@@ -33,6 +33,14 @@ from munchkin.engine.verbs import holds, refuse, register
 
 ANY_TIME = ("go_up_a_level", "curse", "hireling")
 """Cards played at any time (B3, B15, H1): also while the card drawn face up waits (R1)."""
+
+
+def at_any_time(card: Card) -> bool:
+    """Whether a card is played at any time: an `ANY_TIME` type, or a one-shot usable at any
+    time (`uses: any`), also while the card drawn face up waits (R50)."""
+    return card.type in ANY_TIME or (card.type == "one_shot" and card.uses == "any")
+
+
 QUIET = ("go_up_a_level", "hireling")
 """Any-time cards that ask no one anything: also played while another player's question is
 open (B3, H1, R56). A curse may ask its victim a question, so it waits."""
@@ -51,14 +59,14 @@ def check_play(g: GameState, seat: int, a: Action) -> None:
         if a not in fixing_plays(g, seat):
             raise refuse("B11", "first put your items back within the limits")
         return
-    if g.pending is not None:
+    if g.pending is not None and not _quiet_while_asked(g, seat, a):
         _check_answer(g, seat, a)
         return
     inst = source_card(g, seat, a.arg)
     _may_play(g, seat, None if inst is None else g.cards[inst].type)
     if inst is None:
         raise refuse("B4", f"{a.arg} is not in your hand")
-    if g.phase == "face_up" and seat == g.active and inst != g.face_up and g.cards[inst].type not in ANY_TIME:
+    if g.phase == "face_up" and seat == g.active and inst != g.face_up and not at_any_time(g.cards[inst]):
         raise refuse("B4", "first decide what to do with the card drawn face up")
     kind = g.cards[inst].type
     if not in_time(g, seat, kind):
@@ -88,6 +96,12 @@ def _check_before_first_turn(g: GameState, seat: int, inst: int) -> None:
 def _check_of(card: Card) -> TypeCheck:
     """The check of a card's play: its fight word's, else its type's."""
     return check_fight_card if fight_kind(card) is not None else CHECKS[card.type]
+
+
+def _quiet_while_asked(g: GameState, seat: int, a: Action) -> bool:
+    """A Go Up a Level or a hireling played while a roll or a curse awaits answers (R56)."""
+    inst = g.find(g.players[seat].hand, a.arg or "")
+    return inst is not None and g.cards[inst].type in QUIET and another_is_asked(g, seat)
 
 
 def _check_answer(g: GameState, seat: int, a: Action) -> None:
@@ -141,7 +155,7 @@ def do_play(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     inst = source_card(g, seat, a.arg)
     assert inst is not None
     p, card = g.players[seat], g.cards[inst]
-    if g.pending is not None:
+    if g.pending is not None and answer_word(card) is not None:
         p.hand.remove(inst)
         ev.append(Event("card_played", {"player": p.name, "card": card.id, "name": card.name}))
         play_answer(g, seat, inst, ev)
@@ -169,16 +183,15 @@ def play_options(g: GameState, seat: int) -> list[Action]:
     """Every legal play, checked here with the parts of `check_play`: each card of the hand
     (or the card drawn face up) that may be played at this time, with each sensible target
     that its type's check accepts."""
-    if g.pending is not None:
-        return answer_plays(g, seat)
+    answers = answer_plays(g, seat) if g.pending is not None else []
     hand = g.distinct(g.players[seat].hand)
-    if holds(_may_play, g, seat):
+    if g.pending is None and holds(_may_play, g, seat):
         face_up = g.face_up if g.phase == "face_up" and seat == g.active else None
-        playable = hand if face_up is None else [face_up, *(i for i in hand if g.cards[i].type in ANY_TIME)]
+        playable = hand if face_up is None else [face_up, *(i for i in hand if at_any_time(g.cards[i]))]
     elif another_is_asked(g, seat):
         playable = [i for i in hand if g.cards[i].type in QUIET]
     else:
-        return []
+        return answers
     setup = g.phase == "setup"
     timely: dict[str, bool] = {}  # whether each card type may be played now
     plays: list[Action] = []
@@ -199,7 +212,7 @@ def play_options(g: GameState, seat: int) -> list[Action]:
             except RulesError:
                 continue
             plays.append(a)
-    return plays
+    return answers + plays
 
 
 def _plays_of(g: GameState, seat: int, inst: int) -> list[Action]:

@@ -11,6 +11,7 @@ from munchkin.engine.rules.combat import start_fight
 from munchkin.engine.rules.curses import curse_hits
 from munchkin.engine.rules.decks import act_when_drawn, acts_when_drawn, deal, draw, draw_to_hand
 from munchkin.engine.rules.items import discard
+from munchkin.engine.rules.treasures import may_resurrect
 from munchkin.engine.state import GameState, Prompt
 from munchkin.engine.timing import free_to_act
 from munchkin.engine.verbs import Options, refuse, register, single
@@ -87,9 +88,8 @@ def kick_options(g: GameState, seat: int) -> Iterator[Action]:
     if g.phase != "start" or seat != g.active:
         return
     yield action("kick_door")
-    p = g.players[seat]
-    if g.door_discard and is_class(g, p, "cleric"):
-        for card_id in g.distinct_ids(p.hand):
+    if may_resurrect(g, seat, g.door_discard):
+        for card_id in g.distinct_ids(g.players[seat].hand):
             yield action("kick_door", "discard", cards=(card_id,))
 
 
