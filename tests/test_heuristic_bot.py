@@ -348,3 +348,35 @@ def test_a_big_item_over_the_limit_that_nobody_can_hold_is_discarded_the_least_v
     game = _over_the_big_limit(others, ["comically-large-hammer", "plate-armor-of-clanking"])
     assert answer_until(game, "Ann", "get_rid") == Action("choose", "plate-armor-of-clanking")
     assert game.state.ids(game.state.players[0].equipped) == ["comically-large-hammer"]
+
+
+def _helped_cleric_win(top_discard: str) -> Game:
+    """Ann, a Cleric, has won a helped fight: her first treasure is drawn face up (B7, B14)."""
+    game = build(
+        CATALOG,
+        Position(
+            [
+                PlayerSetup("Ann", level=3, class_=["cleric"], hand=["pet-rock-of-protection"]),
+                PlayerSetup("Bob", level=2),
+            ],
+            door_deck=["rustling-raccoon"],
+            treasure_deck=["bucket-of-valor"] * 2,
+            treasure_discard=[top_discard],
+        ),
+    )
+    game.apply("Ann", Action("kick_door"))
+    game.apply("Ann", Action("ask_help", "Bob"))
+    game.apply("Bob", Action("accept_help"))
+    game.apply("Ann", Action("resolve_combat"))
+    return game
+
+
+def test_a_cleric_pays_a_cheap_card_for_a_precious_treasure_discard() -> None:
+    game = _helped_cleric_win("fully-matching-adventure-outfit")
+    assert answer_until(game, "Ann", "resurrect") == Action("choose", "pet-rock-of-protection")
+    assert game.state.ids(game.state.players[0].hand) == ["fully-matching-adventure-outfit"]
+
+
+def test_a_cleric_draws_rather_than_pay_for_a_treasure_discard_worth_no_more() -> None:
+    game = _helped_cleric_win("bucket-of-valor")
+    assert answer_until(game, "Ann", "resurrect") == Action("choose", "draw")
