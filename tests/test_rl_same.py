@@ -61,7 +61,7 @@ SINGLE_GAMES: list[tuple[dict[str, Any], int, int, str]] = [
         {"opponents": ("random",), "sets": ("base", "horses"), "seat": None, "options": {"win_level": 5}},
         5,
         800,
-        "7befc0b52e709ab0ed8cf10c866a9f4ad7123c48302442fcced94b9ca592202f",
+        "303f5c373af5884787e1b91b31eabdb129af86bc01628110b5286698ee6a131d",
     ),
 ]
 

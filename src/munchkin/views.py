@@ -90,6 +90,7 @@ def _combat(game: Game) -> dict[str, Any] | None:
         "monsters": [_monster(g, i) for i in c.monsters],
         "treasures": treasure_count(g),
         "forced": c.forced,
+        "defeated_left": c.defeated_left,
         "played": [{**_card(g, i), "side": "monsters" if side else "munchkins"} for i, side in c.played],
         "munchkins": {"total": ours.total, "explain": str(ours)},
         "monster_side": {"total": theirs.total, "explain": str(theirs)},

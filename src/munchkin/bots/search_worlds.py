@@ -212,6 +212,7 @@ class WorldSampler:
         c.helper = None if view["helper"] is None else self._seat_of(view["helper"])
         c.asked = None if view["asked"] is None else self._seat_of(view["asked"])
         c.reward, c.stage, c.forced = view["reward"], view["stage"], view["forced"]
+        c.defeated_left = view["defeated_left"]
         c.monsters = [by_view[id(m)] for m in view["monsters"]]
         c.played = [(by_view[id(card)], int(card["side"] == "monsters")) for card in view["played"]]
         c.runners = [self._seat_of(name) for name in view["runners"]]

@@ -92,6 +92,7 @@ COMBAT_FIELDS = (
     "backstabs",
     "bribe",
     "declined",
+    "defeated_left",
     "escaped",
     "fighter",
     "forced",
@@ -139,6 +140,7 @@ class Combat:
         self.rerolled: list[int] = []  # Halflings who used their re-roll (B14)
         self.backstabs: tuple[tuple[int, int], ...] = ()  # (thief, victim): once each per fight (B14)
         self.gone_treasures = 0  # treasures of monsters sent away with them (charm), won at the end (B7)
+        self.defeated_left = False  # a monster left defeated: with the rest gone, the fight is won (B7)
         self.twins: tuple[tuple[int, int], ...] = ()  # (twin card, the monster it copies)
         self.forced = False  # the helper was made to help: leaves when the fight is for the win
 
@@ -149,7 +151,11 @@ class Combat:
         c.monsters, c.played, c.mods = self.monsters[:], self.played[:], self.mods[:]
         c.passed, c.ready, c.stage = self.passed[:], self.ready, self.stage
         c.runners, c.escaped, c.rerolled = self.runners[:], self.escaped[:], self.rerolled[:]
-        c.backstabs, c.gone_treasures = self.backstabs, self.gone_treasures
+        c.backstabs, c.gone_treasures, c.defeated_left = (
+            self.backstabs,
+            self.gone_treasures,
+            self.defeated_left,
+        )
         c.twins, c.forced = self.twins, self.forced
         return c
 

@@ -152,26 +152,30 @@ def finish_fight(g: GameState, ev: list[Event]) -> None:
 
 
 def send_away(g: GameState, inst: int, with_treasures: bool, ev: list[Event]) -> None:
-    """A monster leaves the fight, defeated but not killed: no level; its treasures, when
-    the card says so, are won with the fight's (B7). With no monster left, the fight is over
-    and won (B7, B16)."""
+    """A monster leaves the fight: defeated, with its treasures won with the fight's but no
+    level, or for nothing (B7). With no monster left the fight is over, won when a monster
+    left defeated, else with nothing won, not even a bribe (B7, B16, R62)."""
     c = fight(g)
     c.monsters.remove(inst)
     if with_treasures:
         c.gone_treasures += monster_treasures(g, inst)
+        c.defeated_left = True
     discard(g, inst)
     ev.append(Event("monster_left", {"player": g.players[c.fighter].name, "card": g.cards[inst].id}))
     if c.monsters:
         reopen_window(g)
-    else:
+        return
+    if c.defeated_left:
         collect_rewards(g, ev)
-        finish_fight(g, ev)
+    finish_fight(g, ev)
 
 
 def for_the_win(g: GameState) -> bool:
-    """Whether beating the monsters would take the fighter to the winning level (B2)."""
+    """Whether beating the monsters would take the fighter to the winning level, with the
+    extra levels a monster gives a fighter of a kind it names (B2, R42, R47)."""
     c = fight(g)
     gain = sum(monster_levels(g, m) for m in c.monsters)
+    gain += sum(levels for seat, levels, _ in reward_bonuses(g) if seat == c.fighter)
     return g.players[c.fighter].level + gain >= win_level(g)
 
 

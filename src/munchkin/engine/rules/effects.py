@@ -12,7 +12,7 @@ from munchkin.cards.schema import Condition, Effect
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import classes, full_traits, gain_levels, half_traits, lose_levels, races
 from munchkin.engine.rules.death import kill
-from munchkin.engine.rules.items import WORN_SLOTS, discard, reconcile_use, remove_from_play
+from munchkin.engine.rules.items import WORN_SLOTS, discard, handed_items, reconcile_use, remove_from_play
 from munchkin.engine.state import GameState, PlayerState, Prompt
 
 Hook = Callable[[GameState, int, int, list[Event]], None]
@@ -161,6 +161,8 @@ def _lose(g: GameState, seat: int, what: str, source: int, ev: list[Event]) -> N
             lose_card(g, seat, h, ev, g.cards[source].id)
         return
     pool = g.items_in_play(p) if what in ("big", "steed", "item") else g.items_in_use(p)
+    if what == "item" and g.cards[source].type not in ("monster", "steed"):
+        pool = handed_items(g, seat)  # a hireling of gold value is an Item (H5), spared by Bad Stuff (H13)
     candidates = [i for i in pool if _is_kind(g, i, what)]
     if candidates:
         _choose_or_do(g, seat, candidates, "lose_card", source, ev)
@@ -218,7 +220,9 @@ def finish_choice(g: GameState, prompt: Prompt, option: str, ev: list[Event]) ->
         else:
             lose_card(g, prompt.player, hireling, ev, g.cards[source].id)
         return
-    inst = next(i for i in [*g.items_in_play(p), *p.races, *p.classes] if g.cards[i].id == option)
+    inst = next(
+        i for i in [*g.items_in_play(p), *p.hirelings, *p.races, *p.classes] if g.cards[i].id == option
+    )
     lose_card(g, prompt.player, inst, ev, g.cards[source].id)
 
 

@@ -16,7 +16,7 @@ from munchkin.cards.schema import Effect
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import gain_levels, lose_levels
 from munchkin.engine.rules.effects import immunities, lose_card, register_word
-from munchkin.engine.rules.items import discard, reconcile_use
+from munchkin.engine.rules.items import discard, handed_items, reconcile_use
 from munchkin.engine.state import GameState, Prompt
 
 
@@ -68,7 +68,8 @@ def swap_trait(
 
 
 def _items_of(g: GameState, seat: int) -> list[int]:
-    return list(g.items_in_play(g.players[seat]))
+    """The items that pay the tax: a hireling of gold value is an Item (H5)."""
+    return handed_items(g, seat)
 
 
 @register_word("income_tax")

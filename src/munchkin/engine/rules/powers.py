@@ -10,7 +10,7 @@ from munchkin.engine.actions import Action, action
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import is_class, lose_levels
 from munchkin.engine.rules.combat import fight, reopen_window, send_away
-from munchkin.engine.rules.items import discard, place_new_item, remove_from_play
+from munchkin.engine.rules.items import discard, hand_over, handed_items, receive_problem, require_fits
 from munchkin.engine.rules.responses import wait_for_answers
 from munchkin.engine.rules.strength import monster_card
 from munchkin.engine.state import GameState, Pending
@@ -164,7 +164,7 @@ def check_steal(g: GameState, seat: int, a: Action) -> None:
     victim = seat_of(g, a.target, "B14")
     if victim == seat:
         raise refuse("B14", "steal from another player")
-    inst = g.find(g.items_in_play(g.players[victim]), a.arg or "")
+    inst = g.find(handed_items(g, victim), a.arg or "")
     if inst is None:
         raise refuse("B14", f"{g.players[victim].name} has no {a.arg} in play")
     card = g.cards[inst or 0]
@@ -172,6 +172,8 @@ def check_steal(g: GameState, seat: int, a: Action) -> None:
         raise refuse("S4", "a steed cannot be stolen")
     if card.big:
         raise refuse("S4", "only small items can be stolen, not a Big one")
+    if card.type == "hireling":
+        require_fits(receive_problem(g, seat, [inst], []), "you could not have it: ")
     if len(a.cards) != 1:
         raise refuse("B14", "discard one card to try (cards:)")
     _require_payment(g, seat, a.cards[0])
@@ -180,7 +182,7 @@ def check_steal(g: GameState, seat: int, a: Action) -> None:
 def do_steal(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
     """Roll 4 or more: the item is the Thief's; else the Thief loses a level (B14)."""
     victim = g.index(a.target or "")
-    inst = g.find(g.items_in_play(g.players[victim]), a.arg or "")
+    inst = g.find(handed_items(g, victim), a.arg or "")
     assert inst is not None
     _pay(g, seat, a.cards[0])
     pending = Pending("theft", seat, inst, other=victim, value=g.dice.d6(), needs=THEFT_ROLL)
@@ -202,17 +204,16 @@ def do_steal(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
 
 
 def settle_theft(g: GameState, pending: Pending, ev: list[Event]) -> None:
-    """The theft's roll stands: the item changes hands, or the Thief loses a level (B14)."""
+    """The theft's roll stands: the item changes hands (a hireling with what it carries,
+    H11), or the Thief loses a level (B14)."""
     thief, victim, inst = pending.seat, pending.other, pending.card
     assert thief is not None
     if not pending.success:
         lose_levels(g, thief, 1, ev, "failed theft")
         return
-    if inst not in g.items_in_play(g.players[victim]):
+    if inst not in handed_items(g, victim):
         return  # it left play while the roll was answered
-    remove_from_play(g, g.players[victim], inst)
-    if place_new_item(g, g.players[thief], inst) is not None:
-        discard(g, inst)
+    hand_over(g, [(victim, thief, inst)], ev)
     card = g.cards[inst].id
     ev.append(
         Event("stolen", {"player": g.players[thief].name, "card": card, "from": g.players[victim].name})
@@ -248,11 +249,23 @@ def steal_options(g: GameState, seat: int) -> Iterator[Action]:
     if not p.hand or not may_steal(g, seat):
         return
     pay = g.cards[p.hand[0]].id
-    for q in g.players:
+    for victim, q in enumerate(g.players):
         if q is not p:
-            small = [i for i in g.items_in_play(q) if not g.cards[i].big]
-            for card_id in g.distinct_ids(small):
+            for card_id in g.distinct_ids(_stealable(g, seat, victim)):
                 yield action("steal", card_id, target=q.name, cards=(pay,))
+
+
+def _stealable(g: GameState, thief: int, victim: int) -> list[int]:
+    """The small Items in play a Thief may try to steal, a hireling with a gold value among
+    them when the Thief could have one more; never a steed (B14, H5, H1, S4)."""
+    cards = g.cards
+    return [
+        i
+        for i in handed_items(g, victim)
+        if not cards[i].big
+        and cards[i].type != "steed"
+        and (cards[i].type != "hireling" or receive_problem(g, thief, [i], []) is None)
+    ]
 
 
 def _register_power(verb: str, check: Check, do: Do, options: Options) -> None:

@@ -17,6 +17,16 @@ def _enhancement(g: GameState, inst: int) -> int:
 
 
 def character_parts(g: GameState, seat: int) -> list[Part]:
+    """A munchkin's strength in a fight: their own, and a curse's combat penalty (B6, B15)."""
+    p = g.players[seat]
+    parts = own_parts(g, seat)
+    for kind, amount, source in p.lasting:
+        if kind == "combat":
+            parts.append(Part(f"curse {g.cards[source].name}", amount, g.cards[source].id, "B15"))
+    return parts
+
+
+def own_parts(g: GameState, seat: int) -> list[Part]:
     """A munchkin's own strength: level plus everything in use (B6, H8, S5)."""
     p = g.players[seat]
     parts = [Part(f"{p.name}'s level", p.level, p.name, "B6")]
@@ -40,9 +50,6 @@ def character_parts(g: GameState, seat: int) -> list[Part]:
         for inst in g.carrying.get(h, ()):
             if hireling_can_use(g, h, inst):
                 parts.extend(_item_parts(g, inst, f"{g.cards[inst].name} (carried by {card.name})", "H8"))
-    for kind, amount, source in p.lasting:
-        if kind == "combat":
-            parts.append(Part(f"curse {g.cards[source].name}", amount, g.cards[source].id, "B15"))
     return parts
 
 
@@ -157,7 +164,7 @@ def munchkin_side(g: GameState) -> Breakdown:
 
     for seat, _, source, power in c.mods:  # a double counts its player's strength while fighting
         if power == "double" and seat == c.fighter:
-            own = sum(part.amount for part in character_parts(g, seat))
+            own = sum(part.amount for part in own_parts(g, seat))
             label = f"{g.cards[source].name}: {g.players[seat].name}'s own strength again"
             parts.append(Part(label, own, g.cards[source].id, "B16"))
     for seat, amount, source, power in c.mods:
