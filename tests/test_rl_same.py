@@ -26,7 +26,7 @@ AEC_GAMES: list[tuple[dict[str, Any], int, int, str]] = [
         {"players": 3, "sets": ("base", "horses"), "options": {"win_level": 4}, "shaping": 0.5},
         1,
         3000,
-        "f50d2d97d2aa9e9bdbb4f91551a326d720f1bc3edeb16256d7331c38fc15bb3e",
+        "985fb0cd8041e022930421ade1bf440787580e7889e02148fd6af9d048c655b0",
     ),
     (
         {"players": 6, "sets": ("base", "horses"), "max_decisions": 900},
@@ -44,7 +44,7 @@ AEC_GAMES: list[tuple[dict[str, Any], int, int, str]] = [
         {"players": 5, "sets": ("base", "horses"), "shaping": 1.0},
         6,
         4000,
-        "0b45ac520653d6519ece2bd6fefdb5b7001809e395e734c700a9c9f0ad850a53",
+        "cfe7894c9e6a5bb2c3059b18693ace2c5b94a94e2bdae9718fa6ca50e81f86f4",
     ),
 ]
 """(environment arguments, seed, steps, digest): a game cut by the steps, one won at level

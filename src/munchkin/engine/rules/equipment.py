@@ -47,6 +47,11 @@ def _check_to_hireling(g: GameState, seat: int, a: Action) -> None:
         raise refuse("H7", f"{g.cards[h].name} cannot carry more items")
     if not hireling_can_use(g, h, inst):
         raise refuse("H7", f"{g.cards[h].name} cannot use {g.cards[inst].name}")
+    if inst in p.equipped:  # what it gave its owner (a hand, a steed's room) goes with it (B11)
+        equipped = [i for i in p.equipped if i != inst]
+        require_fits(
+            limit_problem(g, p, equipped, p.carried, p.steeds), "handing it over would break a limit: "
+        )
 
 
 def carry_room(g: GameState, h: int) -> int:

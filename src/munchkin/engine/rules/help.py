@@ -38,8 +38,11 @@ def _check_helper(g: GameState, seat: int, a: Action) -> None:
     if not (0 <= a.reward <= treasure_count(g)):
         raise refuse("B8", "the bribe is some of the fight's treasures")
     if a.give:
-        problem = receive_problem(g, helper, pick_handed(g, seat, a.give, "B8"), [])
-        require_fits(problem, f"{g.players[helper].name} could not hold the bribe: ")
+        promised = pick_handed(g, seat, a.give, "B8")
+        require_fits(
+            receive_problem(g, helper, promised, []), f"{g.players[helper].name} could not hold the bribe: "
+        )
+        require_fits(receive_problem(g, seat, [], promised), "you could not hold what is left: ")
 
 
 def _may_be_asked(g: GameState, seat: int, helper: int) -> None:

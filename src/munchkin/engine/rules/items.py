@@ -87,9 +87,11 @@ def complex_allowed(g: GameState, p: PlayerState) -> int:
     return 1 + sum(c.extra_complex for c in _capacity_cards(g, p))
 
 
-def steeds_allowed(g: GameState, p: PlayerState) -> int:
-    """One steed, more for a Centaur or a card that says so (S2)."""
-    givers = p.races + p.classes + p.boosts + p.equipped + p.hirelings
+def steeds_allowed(g: GameState, p: PlayerState, equipped: list[int] | None = None) -> int:
+    """One steed, more for a Centaur or a card that says so (S2): among items, those in use
+    (`equipped`, by default the player's)."""
+    worn = p.equipped if equipped is None else equipped
+    givers = p.races + p.classes + p.boosts + worn + p.hirelings
     return 1 + sum(g.cards[i].extra_steeds for i in givers)
 
 
@@ -109,7 +111,7 @@ def limit_problem(
     g: GameState, p: PlayerState, equipped: list[int], carried: list[int], steeds: list[int]
 ) -> Problem | None:
     """What limit a layout of items would break, or None. Cheated cards are exempt (B17)."""
-    return use_problem(g, p, equipped) or holding_problem(g, p, equipped + carried, steeds)
+    return use_problem(g, p, equipped) or holding_problem(g, p, equipped + carried, steeds, equipped)
 
 
 def use_problem(g: GameState, p: PlayerState, equipped: list[int]) -> Problem | None:
@@ -134,8 +136,11 @@ def use_problem(g: GameState, p: PlayerState, equipped: list[int]) -> Problem | 
     return None
 
 
-def holding_problem(g: GameState, p: PlayerState, owned: list[int], steeds: list[int]) -> Problem | None:
-    """Big and Complex items in play, and steeds in use (B11, S2, S3)."""
+def holding_problem(
+    g: GameState, p: PlayerState, owned: list[int], steeds: list[int], equipped: list[int] | None = None
+) -> Problem | None:
+    """Big and Complex items in play, and steeds in use (B11, S2, S3); `equipped`: the items
+    in use, by default the player's."""
     big = complex_ = 0
     for i in owned:
         card = g.cards[i]
@@ -149,29 +154,47 @@ def holding_problem(g: GameState, p: PlayerState, owned: list[int], steeds: list
             return Problem("big", "B11", "only one Big item may be in play")
     if complex_ > 1 and complex_ > complex_allowed(g, p):
         return Problem("complex", "B11", "only one Complex item may be in play")
-    if len(steeds) > 1 and sum(1 for s in steeds if not cheated(g, s)) > steeds_allowed(g, p):
+    if len(steeds) > 1 and sum(1 for s in steeds if not cheated(g, s)) > steeds_allowed(g, p, equipped):
         return Problem("steeds", "S2", "only one steed may be in play")
     return None
 
 
 def place_new_item(g: GameState, p: PlayerState, inst: int) -> Problem | None:
-    """Put an item into play: in use when its owner can use it, else carried (B11).
+    """Put an item into play: in use when its owner can use it and it fits, else carried, which
+    only the Big, Complex and steed limits can stop (B11).
 
     Returns None when placed, or the problem that stops it entering play."""
-    if can_use(g, p, inst) and limit_problem(g, p, [*p.equipped, inst], p.carried, p.steeds) is None:
+    if can_use(g, p, inst) and _fits_in_use(g, p, inst):
         p.equipped.append(inst)
         return None
-    problem = limit_problem(g, p, p.equipped, [*p.carried, inst], p.steeds)
+    problem = holding_problem(g, p, [*p.equipped, *p.carried, inst], p.steeds)
     if problem is None:
         p.carried.append(inst)
     return problem
+
+
+def _fits_in_use(g: GameState, p: PlayerState, inst: int) -> bool:
+    """Whether an item may go into use: it breaks no limit, or only one that its owner's
+    items in use already break without it (hands gone in the same exchange), in a slot it
+    does not take (B11)."""
+    after = limit_problem(g, p, [*p.equipped, inst], p.carried, p.steeds)
+    if after is None:
+        return True
+    before = limit_problem(g, p, p.equipped, [*p.carried, inst], p.steeds)
+    use_kinds = (*WORN_SLOTS, "hands")
+    return (
+        before is not None
+        and before.kind == after.kind
+        and after.kind in use_kinds
+        and not g.cards[inst].takes(after.kind)
+    )
 
 
 def check_placeable(g: GameState, p: PlayerState, inst: int) -> Problem | None:
     """Whether an item could enter play now, without changing anything."""
     if can_use(g, p, inst) and limit_problem(g, p, [*p.equipped, inst], p.carried, p.steeds) is None:
         return None
-    return limit_problem(g, p, p.equipped, [*p.carried, inst], p.steeds)
+    return holding_problem(g, p, [*p.equipped, *p.carried, inst], p.steeds)
 
 
 def remove_from_play(g: GameState, p: PlayerState, inst: int) -> None:
@@ -203,25 +226,36 @@ def reconcile_use(g: GameState, seat: int, ev: list[Event]) -> None:
 
 
 def receive_problem(g: GameState, seat: int, gets: list[int], gives: list[int]) -> Problem | None:
-    """The limit a player would break by getting these cards in play for those (B11, H1, S2)."""
-    for i in gets:
-        if _limited(g.cards[i]):
-            break
-    else:
+    """The limit a player would break by getting these cards in play for those: the Big,
+    Complex, steed and hireling limits, without the room the cards given take with them; a
+    steed its new owner cannot ride is an ordinary Big item, carried (B11, H1, S2, S8, R27)."""
+    cards = g.cards
+    if not any(_limited(cards[i]) for i in gets) and not any(_gives_room(cards[i]) for i in gives):
         return None  # only Big, Complex, steeds and hirelings have limits on holding
     p = g.players[seat]
-    kinds = {i: g.cards[i].type for i in gets}
-    owned = [i for i in p.equipped + p.carried if i not in gives]
-    owned += [i for i in gets if kinds[i] not in ("steed", "hireling")]
-    steeds = [i for i in p.steeds if i not in gives] + [i for i in gets if kinds[i] == "steed"]
-    hirelings = [i for i in p.hirelings if i not in gives] + [i for i in gets if kinds[i] == "hireling"]
-    if sum(1 for h in hirelings if not cheated(g, h)) > hirelings_allowed(g, p):
+    after = p.copy()
+    for zone in (after.equipped, after.carried, after.steeds, after.hirelings):
+        zone[:] = [i for i in zone if i not in gives]
+    for i in gets:
+        kind = cards[i].type
+        if kind == "hireling":
+            after.hirelings.append(i)
+        elif kind == "steed" and can_use(g, p, i):
+            after.steeds.append(i)
+        else:
+            (after.equipped if kind != "steed" and can_use(g, p, i) else after.carried).append(i)
+    if sum(1 for h in after.hirelings if not cheated(g, h)) > hirelings_allowed(g, after):
         return Problem("hirelings", "H1", "only one hireling may be in play")
-    return holding_problem(g, p, owned, steeds)
+    return holding_problem(g, after, after.equipped + after.carried, after.steeds)
 
 
 def _limited(card: Card) -> bool:
     return card.big or card.complex or card.type in ("steed", "hireling")
+
+
+def _gives_room(card: Card) -> bool:
+    """A card in play that lets its owner hold more: Big, Complex or steed room (S2, S3)."""
+    return bool(card.extra_big or card.extra_complex or card.extra_steeds)
 
 
 def hand_over(g: GameState, moves: list[tuple[int, int, int]], ev: list[Event]) -> None:

@@ -227,8 +227,11 @@ def check_accept(g: GameState, seat: int, a: Action) -> None:
     )
     if not still:
         raise refuse("B13", "a card of this trade has left play since it was offered: decline it")
-    problem = receive_problem(g, seat, list(offer.give), list(offer.take))
-    require_fits(problem, "you could not hold it: ")
+    require_fits(receive_problem(g, seat, list(offer.give), list(offer.take)), "you could not hold it: ")
+    giver = g.players[offer.giver].name
+    require_fits(
+        receive_problem(g, offer.giver, list(offer.take), list(offer.give)), f"{giver} could not hold it: "
+    )
 
 
 def do_trade(g: GameState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -260,7 +263,8 @@ def trade_options(g: GameState, seat: int) -> list[Action]:
         for give in mine:
             gives = [give]
             give_ids = (g.cards[give].id,)
-            actions.append(action("trade", q.name, None, None, None, (), give_ids))  # a gift
+            if receive_problem(g, seat, [], gives) is None:  # a gift
+                actions.append(action("trade", q.name, None, None, None, (), give_ids))
             for take in theirs:
                 if receive_problem(g, seat, [take], gives) is None:
                     actions.append(
