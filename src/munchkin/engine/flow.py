@@ -17,9 +17,9 @@ from munchkin.engine.rules import death, effects, limits, player_effects, run_aw
 from munchkin.engine.rules.character import classes
 from munchkin.engine.rules.combat import apply_conditions, resolve, the_dead_leave
 from munchkin.engine.rules.curses import curse_takes_effect
-from munchkin.engine.rules.play import fixing_plays, play_options
+from munchkin.engine.rules.play import fixing_plays
 from munchkin.engine.rules.powers import settle_theft
-from munchkin.engine.rules.responses import answering_cards, passed, responders, set_die
+from munchkin.engine.rules.responses import passed, responders, set_die
 from munchkin.engine.rules.turn import answer_charity_to, give_charity, next_turn
 from munchkin.engine.state import GameState, Prompt
 from munchkin.engine.timing import free_to_act, in_fight
@@ -81,14 +81,18 @@ def legal_actions(g: GameState, seat: int) -> list[Action]:
         return []
     if g.prompt is not None:
         if g.prompt.player != seat:
-            return play_options(g, seat)  # any-time cards that ask nothing (R56)
+            return _options(g, seat, ANYTIME)  # what asks nobody anything (R56)
         answers = [action("choose", option) for option in g.prompt.options]
         return answers + fixing_plays(g, seat) if g.prompt.kind in limits.LIMIT_PROMPTS else answers
-    if g.pending is not None:  # the answers, and any-time cards that ask nothing (R56)
-        plays = play_options(g, seat)
-        return [*plays, action("pass")] if answering_cards(g, seat) else plays
+    if g.pending is not None:  # the answers or a pass, and what asks nobody anything (R56)
+        return _options(g, seat, (*ANYTIME, "pass"))
+    return _options(g, seat, SITUATIONS[situation(g, seat)])
+
+
+def _options(g: GameState, seat: int, verbs: tuple[str, ...]) -> list[Action]:
+    """The legal actions of these verbs, in the engine's order."""
     actions: list[Action] = []
-    for verb in _asked(SITUATIONS[situation(g, seat)], classes(g, g.players[seat])):
+    for verb in _asked(verbs, classes(g, g.players[seat])):
         if verb.prechecked:
             actions.extend(verb.options(g, seat))
         else:

@@ -193,9 +193,9 @@ def _check_go_up(g: GameState, seat: int, inst: int, a: Action) -> None:
         target = seat
         if a.target not in (None, g.players[seat].name):
             raise refuse("B3", "Go Up a Level is played on yourself")
-    if card.unless_highest:
-        others = [q.level for i, q in enumerate(g.players) if i != seat]
-        if g.players[seat].level >= max(others):
+    if card.unless_highest:  # judged on the player who would go up
+        others = [q.level for i, q in enumerate(g.players) if i != target]
+        if g.players[target].level >= max(others):
             raise refuse("B3", f"{card.name} is not for the highest-level player")
     if g.players[target].level + card.levels >= win_level(g):
         raise refuse("B3", "Go Up a Level never gives the winning level")

@@ -144,7 +144,7 @@ def finish_fight(g: GameState, ev: list[Event]) -> None:
     for inst, _ in c.played:
         discard(g, inst)
     for seat in c.fighters():
-        end_next_fight_curses(g, seat)
+        end_next_fight_curses(g, seat, c.monsters)
     g.combat = None
     ev.append(Event("combat_over", {"player": g.players[c.fighter].name}))
     if not g.winners:
@@ -258,14 +258,15 @@ def _rewarded(g: GameState, seat: int, bonus: RewardBonus) -> bool:
     )
 
 
-def end_next_fight_curses(g: GameState, seat: int) -> None:
+def end_next_fight_curses(g: GameState, seat: int, spared: list[int]) -> None:
     """A lasting combat penalty lasts for its victim's next fight; its curse then goes
-    (ruling R4, docs/rulings.md)."""
+    (ruling R4, docs/rulings.md). One the Bad Stuff of a monster in `spared` gave, as the
+    fight ended, is for the next fight (B9)."""
     p = g.players[seat]
-    ended = {src for kind, _, src in p.lasting if kind == "combat"}
+    ended = {src for kind, _, src in p.lasting if kind == "combat" and src not in spared}
     if not ended:
         return
-    p.lasting = [entry for entry in p.lasting if entry[0] != "combat"]
+    p.lasting = [entry for entry in p.lasting if not (entry[0] == "combat" and entry[2] in ended)]
     still = {src for _, _, src in p.lasting}
     for inst in [i for i in p.curses if i in ended and i not in still]:
         p.curses.remove(inst)

@@ -9,7 +9,7 @@ from munchkin.engine.rules.effects import part_with
 from munchkin.engine.rules.items import discard, reconcile_use
 from munchkin.engine.rules.run_away import steed_run_away
 from munchkin.engine.state import GameState
-from munchkin.engine.timing import free_to_act
+from munchkin.engine.timing import another_is_asked, free_to_act
 from munchkin.engine.verbs import refuse, register
 
 
@@ -18,11 +18,15 @@ def _about_to_run(g: GameState, seat: int) -> bool:
     return c is not None and c.stage == "run" and c.runners[:1] == [seat] and not g.tasks
 
 
+def _may_discard(g: GameState, seat: int) -> bool:
+    return (free_to_act(g, seat) and g.prompt is None) or another_is_asked(g, seat)
+
+
 def discardable(g: GameState, seat: int) -> list[int]:
     """The cards a player may discard now: races, classes, boosts and hirelings whenever
-    free to act, a steed with a run-away penalty only just before a run-away roll (B14, H3,
-    S7)."""
-    if not free_to_act(g, seat) or g.prompt is not None:
+    free to act or while another decides (R56), a steed with a run-away penalty only just
+    before a run-away roll (B14, H3, S7)."""
+    if not _may_discard(g, seat):
         return []
     p = g.players[seat]
     cards = p.races + p.classes + p.boosts + p.hirelings
@@ -34,7 +38,7 @@ def discardable(g: GameState, seat: int) -> list[int]:
 def check_discard(g: GameState, seat: int, a: Action) -> None:
     if g.find(discardable(g, seat), a.arg or "") is not None:
         return
-    if not (free_to_act(g, seat) and g.prompt is None):
+    if not _may_discard(g, seat):
         raise refuse("B14", "wait: another decision is open")
     p = g.players[seat]
     if g.find(p.steeds, a.arg or "") is not None:

@@ -12,7 +12,14 @@ from munchkin.cards.schema import Condition, Effect
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import classes, full_traits, gain_levels, half_traits, lose_levels, races
 from munchkin.engine.rules.death import kill
-from munchkin.engine.rules.items import WORN_SLOTS, discard, handed_items, reconcile_use, remove_from_play
+from munchkin.engine.rules.items import (
+    WORN_SLOTS,
+    discard,
+    handed_items,
+    hireling_can_use,
+    reconcile_use,
+    remove_from_play,
+)
 from munchkin.engine.state import GameState, PlayerState, Prompt
 
 Hook = Callable[[GameState, int, int, list[Event]], None]
@@ -47,9 +54,11 @@ def register_word(kind: str) -> Callable[[Word], Word]:
 
 def immunities(g: GameState, seat: int) -> frozenset[str]:
     """Effect words of curses that do not affect the player: `immune_to` of the items and
-    steeds in use and the hirelings in play (digest §2.5)."""
+    steeds in use, the hirelings in play and the items they use for their owner (digest
+    §2.5, H8)."""
     p = g.players[seat]
-    cards = [*p.equipped, *p.steeds, *p.hirelings]
+    used = [i for h in p.hirelings for i in g.carrying.get(h, ()) if hireling_can_use(g, h, i)]
+    cards = [*p.equipped, *used, *p.steeds, *p.hirelings]
     return frozenset(word for i in cards for word in g.cards[i].immune_to)
 
 

@@ -7,6 +7,8 @@ only a card that puts it right (limits.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from munchkin.engine.actions import Action, action
 from munchkin.engine.card import Card
 from munchkin.engine.errors import RulesError
@@ -63,10 +65,15 @@ def check_play(g: GameState, seat: int, a: Action) -> None:
         _check_answer(g, seat, a)
         return
     inst = source_card(g, seat, a.arg)
-    _may_play(g, seat, None if inst is None else g.cards[inst].type)
+    _may_play(g, seat, None if inst is None else brought_in(g, seat, inst, a).type)
     if inst is None:
         raise refuse("B4", f"{a.arg} is not in your hand")
-    if g.phase == "face_up" and seat == g.active and inst != g.face_up and not at_any_time(g.cards[inst]):
+    if (
+        g.phase == "face_up"
+        and seat == g.active
+        and inst != g.face_up
+        and not at_any_time(brought_in(g, seat, inst, a))
+    ):
         raise refuse("B4", "first decide what to do with the card drawn face up")
     kind = g.cards[inst].type
     if not in_time(g, seat, kind):
@@ -98,10 +105,29 @@ def _check_of(card: Card) -> TypeCheck:
     return check_fight_card if fight_kind(card) is not None else CHECKS[card.type]
 
 
+def _quiet(card: Card) -> bool:
+    return card.type in QUIET
+
+
+def _anything(card: Card) -> bool:
+    return True
+
+
 def _quiet_while_asked(g: GameState, seat: int, a: Action) -> bool:
     """A Go Up a Level or a hireling played while a roll or a curse awaits answers (R56)."""
     inst = g.find(g.players[seat].hand, a.arg or "")
-    return inst is not None and g.cards[inst].type in QUIET and another_is_asked(g, seat)
+    return inst is not None and brought_in(g, seat, inst, a).type in QUIET and another_is_asked(g, seat)
+
+
+def brought_in(g: GameState, seat: int, inst: int, a: Action) -> Card:
+    """The card whose timing a play follows: its own, or, for a Cheat! played with a card
+    from the hand, that card's, which it brings into play (B17, H16)."""
+    card = g.cards[inst]
+    if card.type == "cheat" and a.on is not None:
+        other = g.find(g.players[seat].hand, a.on)
+        if other is not None:
+            return g.cards[other]
+    return card
 
 
 def _check_answer(g: GameState, seat: int, a: Action) -> None:
@@ -185,11 +211,14 @@ def play_options(g: GameState, seat: int) -> list[Action]:
     that its type's check accepts."""
     answers = answer_plays(g, seat) if g.pending is not None else []
     hand = g.distinct(g.players[seat].hand)
+    gate: Callable[[Card], bool] = _anything  # what a card must be to be played now
     if g.pending is None and holds(_may_play, g, seat):
         face_up = g.face_up if g.phase == "face_up" and seat == g.active else None
-        playable = hand if face_up is None else [face_up, *(i for i in hand if at_any_time(g.cards[i]))]
+        if face_up is not None:
+            gate = at_any_time
+        playable = hand if face_up is None else [face_up, *hand]
     elif another_is_asked(g, seat):
-        playable = [i for i in hand if g.cards[i].type in QUIET]
+        gate, playable = _quiet, hand
     else:
         return answers
     setup = g.phase == "setup"
@@ -198,6 +227,9 @@ def play_options(g: GameState, seat: int) -> list[Action]:
     for inst in playable:
         card = g.cards[inst]
         kind = card.type
+        gated = inst != g.face_up
+        if gated and not (gate(card) or kind == "cheat"):
+            continue
         now = timely.get(kind)
         if now is None:
             now = timely[kind] = in_time(g, seat, kind)
@@ -207,6 +239,8 @@ def play_options(g: GameState, seat: int) -> list[Action]:
             continue
         check = _check_of(card)
         for a in _plays_of(g, seat, inst):
+            if gated and kind == "cheat" and not gate(brought_in(g, seat, inst, a)):
+                continue
             try:
                 check(g, seat, inst, a)
             except RulesError:

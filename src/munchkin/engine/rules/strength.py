@@ -167,7 +167,10 @@ def munchkin_side(g: GameState) -> Breakdown:
             own = sum(part.amount for part in own_parts(g, seat))
             label = f"{g.cards[source].name}: {g.players[seat].name}'s own strength again"
             parts.append(Part(label, own, g.cards[source].id, "B16"))
+    undead = any(monster_card(g, m).undead for m in c.monsters)
     for seat, amount, source, power in c.mods:
+        if power == "turning" and not undead:
+            continue  # against Undead only: none is left in the fight (B14)
         if power in COMBAT_POWERS and seat in c.fighters():
             who = g.players[seat].name
             parts.append(Part(f"{power} ({who})", amount, g.cards[source].id, "B14"))
