@@ -35,8 +35,11 @@ LEGAL_SHOWN = 30
 """Most legal actions listed in a failure message."""
 RUN_VERBS = frozenset({"run_away", "sacrifice_hireling"})
 """Verbs of a fighter who has lost (B9, H4)."""
-PAID_POWERS = ("berserk", "turn_undead")
+PAID_POWERS = ("berserk", "turn_undead", "backstab")
 """Class powers paid for by discarding one card, each one `discard` may stand for (B14)."""
+PAID_ANSWERS = ("reroll", "flight")
+"""Questions answered by discarding a card (the Halfling's second roll, the Wizard's flight,
+B14): `discard` that card stands for choosing it."""
 
 
 class StepFailure(Exception):
@@ -80,8 +83,6 @@ def play_action(table: Table, step: ActionStep) -> None:
     """Apply defaults of other players until the action is legal, then apply it (or what it
     stands for); the step the action implies of its own player is taken first."""
     game, player = table.game, step.player
-    if step.action.verb == "pass" and not _asked(game, player, step.action):
-        return
     for _ in range(MAX_DEFAULTS):
         table.note_fight()
         meant = _as_written_or_meant(game, player, step.action)
@@ -94,6 +95,8 @@ def play_action(table: Table, step: ActionStep) -> None:
             _apply(table, player, implied)
         elif others:
             apply_default(game, others[0])
+        elif step.action.verb == "pass":
+            return  # nobody is asking the player: nothing to do (R17)
         else:
             reason = game.refusal(player, step.action)
             raise StepFailure(f"not legal: {reason}; {legal_list(game, player)}")
@@ -111,21 +114,24 @@ def _apply(table: Table, player: str, action: Action) -> None:
         table.ready_in = table.fights if action.verb == "resolve_combat" else -1
 
 
-def _asked(game: Game, player: str, passing: Action) -> bool:
-    """Whether the game waits for the player's decision, or passing is legal for them."""
-    return player in game.waiting_for() or game.refusal(player, passing) is None
-
-
 def _as_written_or_meant(game: Game, player: str, action: Action) -> Action | None:
     """The action, when legal; else the one legal action it stands for with a field left
-    out: `on:` the only monster it may go on, or the class power a `discard` pays for."""
+    out: `on:` the only monster it may go on, or the class power a `discard` pays for (a
+    Warrior's, a Cleric's, a Thief's on the only fighter, the Halfling's second roll, the
+    Wizard's flight)."""
     if game.refusal(player, action) is None:
         return action
     legal = game.legal_actions(player)
     if action.verb == "play" and action.on is None:
         fits = [a for a in legal if a.verb == "play" and a.arg == action.arg and a.target == action.target]
     elif action.verb == "discard":
-        fits = [a for a in legal if a.verb in PAID_POWERS and a.arg == action.arg]
+        prompt = game.state.prompt
+        answers = prompt is not None and prompt.kind in PAID_ANSWERS
+        fits = [
+            a
+            for a in legal
+            if a.arg == action.arg and (a.verb in PAID_POWERS or (answers and a.verb == "choose"))
+        ]
     else:
         return None
     return fits[0] if len(fits) == 1 else None
