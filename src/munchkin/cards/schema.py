@@ -245,6 +245,15 @@ class RewardBonus(_Strict):
         return self
 
 
+POWERS_BY_ID = {
+    ("half-breed", "other"): "extra_races",
+    ("super-munchkin", "other"): "extra_classes",
+    ("centaur", "race"): "extra_steeds",
+}
+"""The room the rules give Half-Breed, Super Munchkin and the Centaur (B14, C1), implied by
+the card's id when its data names none (a card written with the contract's keys alone)."""
+
+
 class CardDef(_Strict):
     """One card of a set (card-format.md). Immutable and shared by every game."""
 
@@ -328,6 +337,9 @@ class CardDef(_Strict):
             raise ValueError("a monster needs a 'level'")
         if self.type == "steed":
             object.__setattr__(self, "big", True)
+        implied = POWERS_BY_ID.get((self.id, self.type))
+        if implied is not None and not getattr(self, implied):
+            object.__setattr__(self, implied, 1)  # the power follows the card's id (R55)
         if self.type == "monster_enhancer" and "treasures" in self.model_fields_set:
             if "extra_treasures" in self.model_fields_set:
                 raise ValueError("a monster enhancer gives 'treasures' or 'extra_treasures', not both")
