@@ -204,9 +204,23 @@ def apply_conditions(g: GameState, ev: list[Event]) -> None:
         if g.combat is None:
             return
     if c.helper is not None and (unhelpable(g) or (c.forced and for_the_win(g))):
-        ev.append(Event("helper_left", {"player": g.players[c.helper].name}))
-        c.helper, c.forced, c.reward, c.bribe = None, False, 0, ()
-        reopen_window(g)
+        helper_leaves(g, ev)
+
+
+def helper_leaves(g: GameState, ev: list[Event]) -> None:
+    """The helper leaves the fight with nothing, the deal ended (B8, B10, R42)."""
+    c = fight(g)
+    assert c.helper is not None
+    ev.append(Event("helper_left", {"player": g.players[c.helper].name}))
+    leave_fight(g, c.helper)
+    c.helper, c.forced, c.reward, c.bribe = None, False, 0, ()
+    reopen_window(g)
+
+
+def leave_fight(g: GameState, seat: int) -> None:
+    """A player leaving a fight before it ends: it was their fight, so a penalty for their
+    next fight is spent (R4)."""
+    end_next_fight_curses(g, seat, fight(g).monsters)
 
 
 def the_dead_leave(g: GameState, ev: list[Event]) -> bool:
@@ -224,9 +238,7 @@ def the_dead_leave(g: GameState, ev: list[Event]) -> bool:
         finish_fight(g, ev)
         return True
     if c.stage == "fight" and c.helper in dead:
-        ev.append(Event("helper_left", {"player": g.players[c.helper].name}))
-        c.helper, c.forced, c.reward, c.bribe = None, False, 0, ()
-        reopen_window(g)
+        helper_leaves(g, ev)
         return True
     if c.stage == "run" and not g.tasks and any(r in dead for r in c.runners):
         c.runners = [r for r in c.runners if r not in dead]

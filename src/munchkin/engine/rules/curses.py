@@ -51,8 +51,9 @@ def curse_takes_effect(
     else:
         discard(g, inst)
     effects = list(card.effects)
-    if hireling is not None and hireling in g.players[target].hirelings:
-        change_hireling_sex(g, hireling, ev, card.id)
-        reconcile_use(g, target, ev)
+    if hireling is not None:  # gone from play meanwhile, it has no sex left to change (H3)
+        if hireling in g.players[target].hirelings:
+            change_hireling_sex(g, hireling, ev, card.id)
+            reconcile_use(g, target, ev)
         effects = [e for e in effects if e.kind != "change_sex"]
     queue_effects(g, target, effects, inst, caster)

@@ -25,6 +25,7 @@ from munchkin.engine.rules.combat import (
     enter_monster,
     fight,
     for_the_win,
+    leave_fight,
     reopen_window,
     send_away,
 )
@@ -158,6 +159,9 @@ def _pass_fight(g: GameState, other: int, ev: list[Event]) -> None:
     """The fight is now `other`'s, as if they had drawn it; the helper's deal ends."""
     c = fight(g)
     ev.append(Event("fight_passed", {"player": g.players[c.fighter].name, "to": g.players[other].name}))
+    for seat in c.fighters():
+        if seat != other:
+            leave_fight(g, seat)
     c.fighter, c.helper, c.asked, c.forced = other, None, None, False
     c.reward, c.bribe, c.declined = 0, (), ()
     reopen_window(g)

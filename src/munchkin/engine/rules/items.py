@@ -88,10 +88,10 @@ def complex_allowed(g: GameState, p: PlayerState) -> int:
 
 
 def steeds_allowed(g: GameState, p: PlayerState, equipped: list[int] | None = None) -> int:
-    """One steed, more for a Centaur or a card that says so (S2): among items, those in use
-    (`equipped`, by default the player's)."""
+    """One steed, more for a Centaur or a card that says so, a steed ridden too (S2): among
+    items, those in use (`equipped`, by default the player's)."""
     worn = p.equipped if equipped is None else equipped
-    givers = p.races + p.classes + p.boosts + worn + p.hirelings
+    givers = p.races + p.classes + p.boosts + worn + p.hirelings + p.steeds
     return 1 + sum(g.cards[i].extra_steeds for i in givers)
 
 

@@ -57,6 +57,8 @@ def run_modifier(g: GameState, seat: int, monster: int | None = None) -> Breakdo
             parts.append(Part(f"penalty {g.cards[source].name}", amount, g.cards[source].id, "B15"))
     if g.combat is not None:
         for who, amount, source, power in g.combat.mods:
+            if riding and amount > 0:
+                continue  # a one-shot item's bonus is the rider's own: the steed's replaces it (S6, R66)
             if who == seat and power in RUN_POWERS:
                 parts.append(Part(g.cards[source].name, amount, g.cards[source].id, "B9"))
     if (

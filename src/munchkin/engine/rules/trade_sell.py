@@ -33,13 +33,20 @@ def _sellable(g: GameState, seat: int) -> list[int]:
 
 
 def _steed_gear(g: GameState, seat: int) -> list[int]:
-    """Steed enhancers on the player's steeds: each may be sold on its own (digest §2.2)."""
+    """Steed enhancers on the player's steeds, ridden or carried unridden (S8): each may be
+    sold on its own (digest §2.2)."""
     return [
         e
-        for s in g.players[seat].steeds
+        for s in _steeds_in_play(g, seat)
         for e in g.attached.get(s, ())
         if g.cards[e].type == "steed_enhancer"
     ]
+
+
+def _steeds_in_play(g: GameState, seat: int) -> list[int]:
+    """Steeds ridden, and steeds carried unridden (S8)."""
+    p = g.players[seat]
+    return p.steeds + [i for i in p.carried if g.cards[i].type == "steed"]
 
 
 def _sale(a: Action) -> tuple[str, ...]:
@@ -123,7 +130,7 @@ def sell(g: GameState, seat: int, sold: list[int], ev: list[Event]) -> None:
             p.hand.remove(inst)
             discard(g, inst)
         elif inst in gear:
-            steed = next(s for s in p.steeds if inst in g.attached.get(s, ()))
+            steed = next(s for s in _steeds_in_play(g, seat) if inst in g.attached.get(s, ()))
             g.attached[steed].remove(inst)
             if not g.attached[steed]:
                 del g.attached[steed]
