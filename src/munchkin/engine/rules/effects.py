@@ -16,9 +16,9 @@ from munchkin.engine.rules.items import (
     WORN_SLOTS,
     discard,
     handed_items,
-    hireling_can_use,
     reconcile_use,
     remove_from_play,
+    used_by_hirelings,
 )
 from munchkin.engine.state import GameState, PlayerState, Prompt
 
@@ -57,8 +57,7 @@ def immunities(g: GameState, seat: int) -> frozenset[str]:
     steeds in use, the hirelings in play and the items they use for their owner (digest
     §2.5, H8)."""
     p = g.players[seat]
-    used = [i for h in p.hirelings for i in g.carrying.get(h, ()) if hireling_can_use(g, h, i)]
-    cards = [*p.equipped, *used, *p.steeds, *p.hirelings]
+    cards = [*p.equipped, *used_by_hirelings(g, p), *p.steeds, *p.hirelings]
     return frozenset(word for i in cards for word in g.cards[i].immune_to)
 
 

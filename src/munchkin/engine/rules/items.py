@@ -62,6 +62,11 @@ def hireling_can_use(g: GameState, hireling: int, item: int) -> bool:
     return traits_allow(g.cards[item], *hireling_traits(g, hireling))
 
 
+def used_by_hirelings(g: GameState, p: PlayerState) -> list[int]:
+    """The items a player's carrier hirelings carry and can use: they count for the owner (H7, H8)."""
+    return [i for h in p.hirelings for i in g.carrying.get(h, ()) if hireling_can_use(g, h, i)]
+
+
 def _capacity_cards(g: GameState, p: PlayerState) -> list[Card]:
     """Hirelings and steeds in play give the extra hands, Big and Complex room they name
     (H6, S3): a carrier that names some gives it too (cards override rules)."""

@@ -116,7 +116,7 @@ def _anything(card: Card) -> bool:
 def _quiet_while_asked(g: GameState, seat: int, a: Action) -> bool:
     """A Go Up a Level or a hireling played while a roll or a curse awaits answers (R56)."""
     inst = g.find(g.players[seat].hand, a.arg or "")
-    return inst is not None and brought_in(g, seat, inst, a).type in QUIET and another_is_asked(g, seat)
+    return inst is not None and _quiet(brought_in(g, seat, inst, a)) and another_is_asked(g, seat)
 
 
 def brought_in(g: GameState, seat: int, inst: int, a: Action) -> Card:

@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from munchkin.engine.actions import Action, action
+from munchkin.engine.errors import RulesError
 from munchkin.engine.events import Event
 from munchkin.engine.rules.character import is_class, lose_levels
 from munchkin.engine.rules.combat import fight, reopen_window, send_away
-from munchkin.engine.rules.items import discard, hand_over, handed_items, receive_problem, require_fits
+from munchkin.engine.rules.items import discard, hand_over, handed_items, receive_problem
 from munchkin.engine.rules.responses import wait_for_answers
 from munchkin.engine.rules.strength import monster_card
 from munchkin.engine.state import GameState, Pending
@@ -167,13 +168,9 @@ def check_steal(g: GameState, seat: int, a: Action) -> None:
     inst = g.find(handed_items(g, victim), a.arg or "")
     if inst is None:
         raise refuse("B14", f"{g.players[victim].name} has no {a.arg} in play")
-    card = g.cards[inst or 0]
-    if card.type == "steed":
-        raise refuse("S4", "a steed cannot be stolen")
-    if card.big:
-        raise refuse("S4", "only small items can be stolen, not a Big one")
-    if card.type == "hireling":
-        require_fits(receive_problem(g, seat, [inst], []), "you could not have it: ")
+    problem = _theft_problem(g, seat, inst)
+    if problem is not None:
+        raise problem
     if len(a.cards) != 1:
         raise refuse("B14", "discard one card to try (cards:)")
     _require_payment(g, seat, a.cards[0])
@@ -256,16 +253,20 @@ def steal_options(g: GameState, seat: int) -> Iterator[Action]:
 
 
 def _stealable(g: GameState, thief: int, victim: int) -> list[int]:
-    """The small Items in play a Thief may try to steal, a hireling with a gold value among
-    them when the Thief could have one more; never a steed (B14, H5, H1, S4)."""
-    cards = g.cards
-    return [
-        i
-        for i in handed_items(g, victim)
-        if not cards[i].big
-        and cards[i].type != "steed"
-        and (cards[i].type != "hireling" or receive_problem(g, thief, [i], []) is None)
-    ]
+    """The Items in play a Thief may try to steal from `victim`."""
+    return [i for i in handed_items(g, victim) if _theft_problem(g, thief, i) is None]
+
+
+def _theft_problem(g: GameState, thief: int, inst: int) -> RulesError | None:
+    """Why an Item in play may not be stolen: only small ones, a hireling with a gold value
+    among them when the Thief could have one more; never a steed (B14, H5, H1, S4)."""
+    card = g.cards[inst]
+    if card.type == "steed":
+        return refuse("S4", "a steed cannot be stolen")
+    if card.big:
+        return refuse("S4", "only small items can be stolen, not a Big one")
+    problem = receive_problem(g, thief, [inst], []) if card.type == "hireling" else None
+    return None if problem is None else RulesError(problem.rule, "you could not have it: " + problem.message)
 
 
 def _register_power(verb: str, check: Check, do: Do, options: Options) -> None:

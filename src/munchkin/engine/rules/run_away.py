@@ -15,7 +15,7 @@ from munchkin.engine.explain import Breakdown, Part
 from munchkin.engine.rules.character import is_class, is_race
 from munchkin.engine.rules.combat import fight, finish_fight
 from munchkin.engine.rules.effects import queue_effects
-from munchkin.engine.rules.items import can_use, discard, hireling_can_use
+from munchkin.engine.rules.items import can_use, discard, used_by_hirelings
 from munchkin.engine.rules.responses import wait_for_answers
 from munchkin.engine.rules.strength import monster_card
 from munchkin.engine.state import GameState, Pending, Prompt
@@ -34,12 +34,7 @@ def run_modifier(g: GameState, seat: int, monster: int | None = None) -> Breakdo
     traits = p.races + p.classes
     own = [i for i in traits + [e for t in traits for e in g.attached.get(t, ())] if g.cards[i].run_away]
     own += [i for i in p.equipped if g.cards[i].run_away and can_use(g, p, i)]
-    own += [  # what a hireling carries counts for its owner (H8)
-        i
-        for h in p.hirelings
-        for i in g.carrying.get(h, ())
-        if g.cards[i].run_away and hireling_can_use(g, h, i)
-    ]
+    own += [i for i in used_by_hirelings(g, p) if g.cards[i].run_away]  # for its owner (H8)
     riding = [(steed_run_away(g, s), s) for s in p.steeds if _sets_run_away(g, s)]
     parts: list[Part]
     if riding:  # the steed's modifier replaces the rider's own (S6, R13)
