@@ -107,6 +107,11 @@ def test_enter_passes_or_declines_before_anything_costly() -> None:
     assert default_action([Action("play", "elf"), Action("pass")]) == Action("pass")
     assert default_action([Action("choose", "a"), Action("choose", "b")]) == Action("choose", "a")
     assert default_action([]) is None
+    # a face-up card waits: Enter keeps it, never sells (a play-tester's Enter sold items in use)
+    sale = Action("sell", cards=("sword", "flask"))
+    keep = Action("keep", "warrior")
+    assert default_action([sale, Action("play", "warrior"), keep]) == keep
+    assert default_action([sale, Action("discard", "wizard")]) is None
 
 
 def test_breakdown_is_one_part_a_line() -> None:

@@ -210,18 +210,22 @@ DEFAULT_VERBS = (
     "end_turn",
 )
 """What Enter does, best first: let the game go on without giving anything away."""
+COSTLY_VERBS = ("sell", "discard", "backstab", "steal", "trade", "sacrifice_hireling")
+"""Verbs Enter never falls back to: they give something away."""
 
 
 def default_action(legal: Sequence[Action], losing: bool = False) -> Action | None:
     """What Enter does: the first legal action by `DEFAULT_VERBS` (pass where allowed), else the
-    first legal action. While the player is `losing` their fight, never "Fight!": no default
+    card drawn face up kept, else the first legal action that gives nothing away (`COSTLY_VERBS`),
+    else nothing. While the player is `losing` their fight, never "Fight!": no default
     at all when that is the only way on without giving something away."""
     for verb in DEFAULT_VERBS:
         if Action(verb) in legal and not (losing and verb == "resolve_combat"):
             return Action(verb)
     if losing and Action("resolve_combat") in legal:
         return None
-    return legal[0] if legal else None
+    kept = [a for a in legal if a.verb == "keep"]  # a card drawn face up, kept in the hand (B4)
+    return next((a for a in kept + list(legal) if a.verb not in COSTLY_VERBS), None)
 
 
 def situation(
