@@ -192,7 +192,8 @@ class Room:
             return None
         if seat not in self.waiting:
             return None
-        return max(0.0, self._changed_for(seat) + self.response_seconds - self.loop.time())
+        left = self._changed_for(seat) + self.response_seconds - self.loop.time()
+        return min(self.response_seconds, max(0.0, left))  # uvloop's clock is cached per loop turn
 
     # -- deciding --------------------------------------------------------------------
 
