@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -107,6 +108,8 @@ BAD_FILES = {
     "bad_vs.yaml": "card 'gelatinous-cube': key 'vs[1].bonus': expected an integer, got 'lots'",
     "monster_without_level.yaml": "card 'gelatinous-cube': key 'level': required for a monster",
     "negative_treasures.yaml": "card 'gelatinous-cube': key 'treasures': must be >= 0, got -1",
+    "huge_treasures.yaml": "card 'gelatinous-cube': key 'treasures': must be <= 100, got 1000000000",
+    "huge_copies.yaml": "card 'war-pony': key 'copies': must be <= 100, got 1000000000",
     "level_on_item.yaml": "card 'big-club': key 'level': only for monsters (type is 'item')",
     "hands_without_slot.yaml": ("card 'big-club': key 'hands': 2 hands needs 'slot: hands' (slot is 'none')"),
     "carries_on_item.yaml": "card 'big-club': key 'carries': only for hirelings (type is 'item')",
@@ -284,6 +287,14 @@ def test_special_file_is_read_up_to_the_limit() -> None:
     if not zero.exists():
         pytest.skip("no /dev/zero")
     assert str(error_of(zero)) == "/dev/zero: file too large (the limit is 5 MiB)"
+
+
+def test_a_fifo_nobody_writes_to_is_an_empty_file_not_a_hang(tmp_path: Path) -> None:
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    fifo = tmp_path / "cards.yaml"
+    os.mkfifo(fifo)
+    assert str(error_of(fifo)) == f"{fifo}: empty file"
 
 
 def test_file_at_the_size_limit_is_read(tmp_path: Path) -> None:

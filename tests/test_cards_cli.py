@@ -174,3 +174,27 @@ def test_list_real_base_set() -> None:
     result = runner.invoke(app, ["list", "--set", "base", "--json"])
     assert result.exit_code == 0, result.output
     assert all(row["set"] == "base" for row in json.loads(result.stdout))
+
+
+def test_validate_checks_what_a_set_requires(tmp_path: Path) -> None:
+    lost = tmp_path / "lost.yaml"
+    lost.write_text("set: {name: lost, requires: [atlantis]}\ncards: []\n")
+    result = runner.invoke(app, ["validate", str(lost)])
+    assert result.exit_code == 2
+    problem = "key 'set.requires': unknown set 'atlantis' (neither given nor built in)"
+    assert lines(result.stderr) == [f"{lost}: {problem}"]
+
+
+def test_validate_sets_given_together_may_require_each_other(tmp_path: Path) -> None:
+    core = tmp_path / "core.yaml"
+    core.write_text("set: {name: core}\ncards: [{id: orc, deck: door, type: monster, level: 1}]\n")
+    more = tmp_path / "more.yaml"
+    more.write_text("set: {name: more, requires: [core]}\ncards: [{id: elf, deck: door, type: race}]\n")
+    result = runner.invoke(app, ["validate", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    again = tmp_path / "again.yaml"
+    again.write_text("set: {name: again, requires: [core]}\ncards: [{id: orc, deck: door, type: race}]\n")
+    result = runner.invoke(app, ["validate", str(tmp_path)])
+    assert result.exit_code == 2
+    problem = f"{again}: card 'orc': key 'id': duplicate id, already defined in {core}"
+    assert lines(result.stderr) == [problem]

@@ -124,6 +124,7 @@ WELL_FORMED_FAILURES = {"refused_accepted.yaml", "dice_exhausted.yaml", "not_leg
         ("unknown_card_in_step.yaml", "step 2: play no-such-card: unknown card 'no-such-card'"),
         ("wrong_type.yaml", "key 'setup.players[0].level': expected an integer, got 'three'"),
         ("bad_card.yaml", "card 'bad-pony': key 'bonus': expected an integer, got 'lots'"),
+        ("huge_treasures.yaml", "card 'hoard': key 'treasures': must be <= 100, got 1000000000"),
         ("one_player.yaml", "key 'setup.players': a scenario has 2 to 6 players, got 1"),
         ("bad_dice.yaml", "key 'dice[1]': must be <= 6, got 7"),
         (
@@ -180,6 +181,15 @@ def test_a_file_over_1_mib_is_refused(tmp_path: Path) -> None:
     code, lines = run(path)
     assert code == 2
     assert "file too large" in lines[0] and "the limit is 1 MiB" in lines[0]
+
+
+def test_a_special_file_is_read_up_to_the_scenario_limit() -> None:
+    zero = Path("/dev/zero")
+    if not zero.exists():
+        pytest.skip("no /dev/zero")
+    code, lines = run(zero)
+    assert code == 2
+    assert lines == ["FAIL zero: /dev/zero: file too large (the limit is 1 MiB)"]
 
 
 def test_nesting_deeper_than_50_is_refused(tmp_path: Path) -> None:

@@ -43,14 +43,31 @@ def validate(
         typer.Argument(help="Card files (YAML), or folders of them.", show_default=False),
     ],
 ) -> None:
-    """Check card files: one line per file; exit 2 if any is bad."""
+    """Check card files: one line per file, then what the sets require; exit 2 if any is bad."""
     all_good = True
+    files: list[Path] = []
     for path in paths:
-        for line, good in _check_path(path):
+        for line, good, file in _check_path(path):
             typer.echo(line, err=not good)
             all_good = all_good and good
+            files.append(file)
+    if all_good:
+        problem = _requirement_problem(files)
+        if problem is not None:
+            typer.echo(problem, err=True)
+            all_good = False
     if not all_good:
         raise typer.Exit(2)
+
+
+def _requirement_problem(files: list[Path]) -> str | None:
+    """The files' sets loaded together, with the sets they require: a missing or cyclic
+    requirement, or an id defined twice, as one line (None when they hold together)."""
+    try:
+        load_card_sets(paths=files)
+    except CardLoadError as exc:
+        return str(exc)
+    return None
 
 
 @app.command("list")
@@ -73,29 +90,30 @@ def list_cards(
         console.print(_table(card_sets))
 
 
-def _check_path(path: Path) -> list[tuple[str, bool]]:
-    """Result lines for a file, or for each card file of a folder."""
+def _check_path(path: Path) -> list[tuple[str, bool, Path]]:
+    """Result lines for a file, or for each card file of a folder, with the file."""
     if not path.is_dir():
         return [_check_file(path)]
     files = sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
     if not files:
-        return [(f"{path}: no .yaml files in this folder", False)]
+        return [(f"{path}: no .yaml files in this folder", False, path)]
     return [_check_file(file) for file in files]
 
 
-def _check_file(path: Path) -> tuple[str, bool]:
+def _check_file(path: Path) -> tuple[str, bool, Path]:
     try:
         card_set = load_card_file(path)
     except CardLoadError as exc:
-        return str(exc), False
+        return str(exc), False, path
     except OSError as exc:
-        return _one_line(f"{path}: cannot read the file: {exc.strerror or exc}"), False
+        return _one_line(f"{path}: cannot read the file: {exc.strerror or exc}"), False, path
     except Exception as exc:  # never a traceback for the user
-        return _one_line(f"{path}: internal error: {type(exc).__name__}: {exc}"), False
+        return _one_line(f"{path}: internal error: {type(exc).__name__}: {exc}"), False, path
     count = len(card_set.cards)
     return (
         f"OK {path} ({count} card{'' if count == 1 else 's'}, {card_set.copies} with copies)",
         True,
+        path,
     )
 
 

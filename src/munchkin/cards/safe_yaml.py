@@ -11,8 +11,9 @@ place of a problem: ``x.yaml: line 3, column 5: bad YAML: ...``.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, BinaryIO, Protocol
 
 import yaml
 from yaml.reader import ReaderError
@@ -37,26 +38,37 @@ class _Mark(Protocol):
     column: int
 
 
-def read_text_file(path: str | Path, source: str | None = None) -> str:
-    """Read a UTF-8 text file of at most `MAX_FILE_BYTES`, refusing empty or binary data."""
+def read_text_file(path: str | Path, source: str | None = None, limit: int = MAX_FILE_BYTES) -> str:
+    """Read a UTF-8 text file of at most `limit` bytes, refusing empty or binary data.
+
+    A FIFO is opened without waiting for a writer: one nobody writes to reads as empty.
+    """
     path = Path(path)
     source = source or str(path)
     try:
         size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise _too_large(source, f"{size / 2**20:.1f} MiB; ")
-        with path.open("rb") as stream:
-            data = stream.read(MAX_FILE_BYTES + 1)
+        if size > limit:
+            raise _too_large(source, limit, f"{size / 2**20:.1f} MiB; ")
+        with _open_without_waiting(path) as stream:
+            data = stream.read(limit + 1)
     except OSError as exc:
         raise CardLoadError.at(source, f"cannot read the file: {exc.strerror or exc}") from None
-    if len(data) > MAX_FILE_BYTES:  # a special file, or one growing while read
-        raise _too_large(source, "")
+    if len(data) > limit:  # a special file, or one growing while read
+        raise _too_large(source, limit, "")
     return _decode(data, source)
 
 
-def _too_large(source: str, size: str) -> CardLoadError:
-    limit = MAX_FILE_BYTES / 2**20
-    return CardLoadError.at(source, f"file too large ({size}the limit is {limit:g} MiB)")
+def _open_without_waiting(path: Path) -> BinaryIO:
+    """Open `path` for reading; a FIFO's open does not block until someone writes to it."""
+    nonblocking = getattr(os, "O_NONBLOCK", 0)
+    descriptor = os.open(path, os.O_RDONLY | nonblocking)
+    if nonblocking:  # reads wait for a writer that is there, and end at once if none is
+        os.set_blocking(descriptor, True)
+    return os.fdopen(descriptor, "rb")
+
+
+def _too_large(source: str, limit: int, size: str) -> CardLoadError:
+    return CardLoadError.at(source, f"file too large ({size}the limit is {limit / 2**20:g} MiB)")
 
 
 def _decode(data: bytes, source: str) -> str:

@@ -84,6 +84,10 @@ EFFECT_KEYS = (
     "doom",
     "no_divine",
 )
+MAX_COUNT = 100
+"""Most copies of a card, and most treasures a card gives or takes: every share of a
+fight's treasures is a bribe the fighter may offer (B8), so a count needs a bound."""
+
 FIGHT_WORDS = (
     "twin",
     "illusion",
@@ -236,7 +240,7 @@ class RewardBonus(_Strict):
     class_: Slug | None = Field(default=None, alias="class")
     sex: Sex | None = None
     levels: int = Field(default=0, ge=0)
-    treasures: int = Field(default=0, ge=0)
+    treasures: int = Field(default=0, ge=0, le=MAX_COUNT)
 
     @model_validator(mode="after")
     def _one_trait(self) -> RewardBonus:
@@ -262,7 +266,7 @@ class CardDef(_Strict):
     deck: Deck
     type: CardType
     text: str = ""
-    copies: int = Field(default=1, ge=1)
+    copies: int = Field(default=1, ge=1, le=MAX_COUNT)
     # items, steeds, hirelings, one-shots, enhancers
     bonus: int = 0
     value: int | None = Field(default=None, ge=0)
@@ -285,7 +289,7 @@ class CardDef(_Strict):
     effects: tuple[Effect, ...] = ()
     # monsters
     level: int | None = Field(default=None, ge=0)
-    treasures: int = 1
+    treasures: int = Field(default=1, ge=-MAX_COUNT, le=MAX_COUNT)
     """Monsters: treasures drawn when defeated (0 or more). Monster enhancers: treasures
     added to (or taken from) the monster, as `extra_treasures` (B16)."""
     levels: int = Field(default=1, ge=0)
@@ -295,7 +299,7 @@ class CardDef(_Strict):
     bad_stuff: tuple[Effect, ...] = ()
     effect_hook: str | None = None
     # extensions
-    extra_treasures: int = 0
+    extra_treasures: int = Field(default=0, ge=-MAX_COUNT, le=MAX_COUNT)
     """Monster enhancers: treasures added to (or taken from) the monster."""
     escape_below: int = Field(default=0, ge=0)
     """Monsters: characters of this level or lower escape it automatically."""

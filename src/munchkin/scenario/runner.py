@@ -100,10 +100,7 @@ def read_scenario_data(path: str | Path) -> object:
     """The YAML document of a scenario file: at most 1 MiB, nesting at most 50 deep."""
     source = str(path)
     try:
-        size = Path(path).stat().st_size
-        if size > MAX_SCENARIO_BYTES:
-            raise ScenarioError(f"{source}: file too large ({size / 2**20:.1f} MiB; the limit is 1 MiB)")
-        return load_yaml(read_text_file(path, source), source)
+        return load_yaml(read_text_file(path, source, MAX_SCENARIO_BYTES), source)
     except CardLoadError as exc:
         raise ScenarioError(exc.message) from None
     except OSError as exc:
