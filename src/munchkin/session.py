@@ -27,7 +27,7 @@ from munchkin.engine.events import Event
 from munchkin.engine.game import Game, SetupError
 from munchkin.engine.options import DEFAULT_OPTIONS, TableOptions
 from munchkin.store.errors import StoreError
-from munchkin.store.models import NAME_LENGTH, Decision, Seat, Setup
+from munchkin.store.models import Decision, Seat, Setup, seats_problem, valid_seed
 from munchkin.store.replay import (
     check_final,
     fingerprint_check,
@@ -44,7 +44,6 @@ from munchkin.views import PlayerView, public_part, view
 __all__ = ["BOT_KINDS", "HUMAN", "Seat", "Session", "SessionError", "bot_seed"]
 
 HUMAN = "human"
-SEED_RANGE = range(-(2**63), 2**63)
 
 
 BOT_KINDS = SEAT_KINDS
@@ -311,15 +310,13 @@ def _make_bot(make: BotMaker, seat: Seat, seed: int, cards: Sequence[CardDef]) -
 
 
 def _check_setup(setup: Setup) -> None:
-    """Refuse a setup that cannot start or cannot be saved."""
-    names = [seat.name for seat in setup.seats]
-    if len(set(names)) != len(names):
-        raise SessionError(f"every seat needs its own name: {', '.join(names)}")
-    too_long = [name for name in names if not 0 < len(name) <= NAME_LENGTH]
-    if too_long:
-        raise SessionError(f"a player's name has 1 to {NAME_LENGTH} characters: {too_long[0][:80]!r}")
-    if setup.seed not in SEED_RANGE:
-        raise SessionError(f"the seed must be a 64-bit integer, got {setup.seed}")
+    """Refuse a setup that cannot start or cannot be saved (the seats and seed as a save is
+    checked when loaded: `store.models`)."""
+    problem = seats_problem(setup.seats)
+    if problem is not None:
+        raise SessionError(problem)
+    if not valid_seed(setup.seed):
+        raise SessionError(f"the seed must be a 64-bit integer, got {setup.seed!r}")
     try:
         new_game(setup)
     except (CardLoadError, SetupError) as exc:

@@ -7,6 +7,7 @@ be opened, 1 when a saved game cannot be replayed as it was saved.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated, NoReturn
 
 import typer
@@ -117,11 +118,10 @@ def _table(name: str, games: list[GameInfo]) -> Table:
         numeric = column in ("id", "turns", "decisions")
         table.add_column(column, justify="right" if numeric else "left", overflow="fold")
     for game in games:
-        created = game.setup.created.astimezone().strftime("%Y-%m-%d %H:%M")
         progress = game.progress
         table.add_row(
             str(game.id),
-            created,
+            _when(game.setup.created),
             _seats(game.setup.seats),
             _options(game.setup.options.changed()),
             progress.status,
@@ -130,6 +130,15 @@ def _table(name: str, games: list[GameInfo]) -> Table:
             str(game.decisions),
         )
     return table
+
+
+def _when(created: datetime) -> str:
+    """`created` in local time to the minute; in UTC, saying so, when local time would leave the
+    calendar (a game saved at the start of year 1 or the end of 9999)."""
+    try:
+        return created.astimezone().replace(tzinfo=None).isoformat(" ", "minutes")
+    except OverflowError:
+        return f"{created.astimezone(UTC).replace(tzinfo=None).isoformat(' ', 'minutes')} UTC"
 
 
 def _seats(seats: tuple[Seat, ...]) -> str:

@@ -24,10 +24,11 @@ class MissingDatabase(StoreError):
 
 @contextmanager
 def guard_open(name: str, what: str | None = None) -> Iterator[None]:
-    """Errors while opening as one-line `StoreError`s naming the database (and `what` failed)."""
+    """Errors while opening as one-line `StoreError`s naming the database (and `what` failed).
+    A damaged file can make even SQLite's own message undecodable: a `UnicodeDecodeError`."""
     try:
         yield
-    except (SQLAlchemyError, OSError, sqlite3.Error) as exc:
+    except (SQLAlchemyError, OSError, sqlite3.Error, UnicodeDecodeError) as exc:
         problem = one_line(exc)
         raise StoreError(f"{name}: {what} ({problem})" if what else f"{name}: {problem}") from None
 
@@ -38,5 +39,7 @@ def one_line(exc: BaseException) -> str:
         exc = exc.orig
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
+    if isinstance(exc, UnicodeDecodeError):
+        return "text that is not UTF-8"
     lines = str(exc).strip().splitlines()
     return lines[0] if lines else type(exc).__name__

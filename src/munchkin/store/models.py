@@ -9,12 +9,15 @@ A fingerprint here is the SHA-256 of the engine's canonical `Game.fingerprint()`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeGuard, get_args
 
 from sqlalchemy import BigInteger, DateTime, ForeignKey, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from munchkin.cards.schema import Sex
 from munchkin.engine.actions import Action
 from munchkin.engine.options import DEFAULT_OPTIONS, TableOptions
 
@@ -24,6 +27,12 @@ options and several winners (issue 11); format 1 games followed older rules and 
 replay by these."""
 NAME_LENGTH = 64
 """Longest player name a save holds."""
+SEED_RANGE = range(-(2**63), 2**63)
+"""The seeds a save holds (a 64-bit integer column)."""
+SEXES = tuple(sorted(get_args(Sex)))
+"""A player's sex, as the cards name it."""
+PLAYING, WON = "playing", "won"
+"""A game's status: still played, or won by one player or several."""
 
 
 class Base(DeclarativeBase):
@@ -79,6 +88,31 @@ class Seat:
     kind: str = "human"
 
 
+def seats_problem(seats: Sequence[Seat]) -> str | None:
+    """What makes these seats unfit for a game, in one line (names must be unique, of 1 to
+    `NAME_LENGTH` characters, sexes in `SEXES`); None if nothing."""
+    names = [seat.name for seat in seats]
+    if len(set(names)) != len(names):
+        return f"every seat needs its own name: {', '.join(names)}"
+    bad_name = next((name for name in names if not 0 < len(name) <= NAME_LENGTH), None)
+    if bad_name is not None:
+        return f"a player's name has 1 to {NAME_LENGTH} characters: {bad_name[:80]!r}"
+    bad_sex = next((seat for seat in seats if seat.sex not in SEXES), None)
+    if bad_sex is not None:
+        return f"seat {bad_sex.name}: sex {bad_sex.sex[:80]!r} ({' or '.join(SEXES)})"
+    return None
+
+
+def is_integer(value: object) -> TypeGuard[int]:
+    """Whether a value read from a column is an integer (not a bool, not a float)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def valid_seed(seed: object) -> bool:
+    """Whether `seed` is a game seed a save holds: an integer in `SEED_RANGE`."""
+    return is_integer(seed) and seed in SEED_RANGE
+
+
 @dataclass(frozen=True)
 class Setup:
     """Everything a game starts from: card sets, seed, seats and the table's options."""
@@ -95,7 +129,7 @@ class Setup:
 class Progress:
     """How a game stands after a decision."""
 
-    status: str  # "playing" or "won"
+    status: str  # PLAYING or WON
     winners: tuple[str, ...]  # several when one fight took them to the win level together (B2)
     turn: int
     fingerprint: str

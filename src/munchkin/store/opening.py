@@ -164,17 +164,26 @@ def _check_tables(name: str, engine: Engine) -> bool:
     if missing:
         raise StoreError(f"{name}: incomplete munchkin database (missing {', '.join(sorted(missing))})")
     with engine.connect() as conn:
-        version = conn.scalar(select(MetaRow.value).where(MetaRow.key == "format_version"))
-    if version is None or not version.isdigit():
-        raise StoreError(f"{name}: munchkin_meta holds no valid format_version ({version!r})")
-    if int(version) > FORMAT_VERSION:
+        text = conn.scalar(select(MetaRow.value).where(MetaRow.key == "format_version"))
+    version = _format_version(text)
+    if version is None:
+        raise StoreError(f"{name}: munchkin_meta holds no valid format_version ({text!r:.80})")
+    if version > FORMAT_VERSION:
         raise StoreError(f"{name}: written by a newer version of munchkin (format {version}; {READS})")
-    if int(version) < FORMAT_VERSION:
+    if version < FORMAT_VERSION:
         raise StoreError(
             f"{name}: written by an older version of munchkin (format {version}; {READS}: "
             "its games followed older rules and cannot be replayed; use another --db)"
         )
     return True
+
+
+def _format_version(text: object) -> int | None:
+    """The format version `munchkin_meta` holds as text: ASCII digits only (`str.isdigit` takes
+    `²` too, which `int` refuses, and `int` takes other scripts' digits); None if not that."""
+    if isinstance(text, str) and text.isascii() and text.isdigit():
+        return int(text)
+    return None
 
 
 def _initialise(name: str, engine: Engine, wal: bool) -> None:

@@ -13,7 +13,7 @@ from munchkin.engine.errors import RulesError
 from munchkin.engine.events import Event
 from munchkin.engine.game import Game, SetupError
 from munchkin.store.errors import StoreError
-from munchkin.store.models import Decision, Progress, SavedGame, Setup
+from munchkin.store.models import PLAYING, WON, Decision, Progress, SavedGame, Setup
 
 Hook = Callable[[Game, int, Decision], None]
 """Called with the game, the decision's number (from 1) and the decision."""
@@ -26,7 +26,7 @@ def state_fingerprint(game: Game) -> str:
 
 def progress_of(game: Game) -> Progress:
     """How `game` stands now."""
-    status = "won" if game.over else "playing"
+    status = WON if game.over else PLAYING
     return Progress(status, tuple(game.winners), game.state.turn, state_fingerprint(game))
 
 
@@ -94,6 +94,22 @@ def verify(saved: SavedGame) -> tuple[Game, list[Event]]:
 
 
 def check_final(saved: SavedGame, game: Game) -> None:
-    """Refuse a replayed game whose state is not the one saved after the last decision."""
-    if state_fingerprint(game) != saved.info.progress.fingerprint:
+    """Refuse a replayed game whose state is not the one saved after the last decision, or
+    whose status, winners or turn are not the game row's (a `StoreError` naming the column)."""
+    row, replayed = saved.info.progress, progress_of(game)
+    if replayed.fingerprint != row.fingerprint:
         raise StoreError(f"{saved.where}: the replayed state is not the one saved after the last decision")
+    for column, says, replay_says in (
+        ("status", row.status, replayed.status),
+        ("winners", _names(row.winners), _names(replayed.winners)),
+        ("turn", str(row.turn), str(replayed.turn)),
+    ):
+        if says != replay_says:
+            raise StoreError(
+                f"{saved.where}: {column}: the game row says {says}, the replay says {replay_says}"
+            )
+
+
+def _names(names: Sequence[str]) -> str:
+    """Players' names as a message tells them: `Ann, Bob`, or `none`."""
+    return ", ".join(names) or "none"

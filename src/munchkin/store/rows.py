@@ -12,6 +12,8 @@ from munchkin.engine.options import OptionsError, TableOptions, parse_options
 from munchkin.store.errors import READS, StoreError, one_line
 from munchkin.store.models import (
     FORMAT_VERSION,
+    PLAYING,
+    WON,
     Decision,
     DecisionRow,
     GameInfo,
@@ -19,6 +21,9 @@ from munchkin.store.models import (
     Progress,
     Seat,
     Setup,
+    is_integer,
+    seats_problem,
+    valid_seed,
 )
 
 # ------------------------------------------------------------------ writing
@@ -63,18 +68,32 @@ def decision_row(game_id: int, number: int, decision: Decision) -> dict[str, Any
 
 
 def read_game(row: GameRow, name: str) -> GameInfo:
-    """A game row of the database `name`, checked."""
+    """A game row of the database `name`, every column checked: a bad value is a `StoreError`
+    naming the game and the column."""
     where = f"{name}: game {row.id}"
-    if row.format_version > FORMAT_VERSION:
-        raise StoreError(f"{where}: saved by a newer version (format {row.format_version}, {READS})")
+    setup = _setup(row, where)
+    names = {seat.name for seat in setup.seats}
+    progress = Progress(
+        _status(row.status, where),
+        _winners(row.winners, names, where),
+        _count(row.turn, where, "turn"),
+        row.fingerprint,
+    )
+    return GameInfo(row.id, setup, progress, _count(row.decisions, where, "decisions"))
+
+
+def _setup(row: GameRow, where: str) -> Setup:
+    """The setup columns of the game row `where`, checked."""
+    version = row.format_version
+    if not is_integer(version):
+        raise StoreError(f"{where}: format_version: expected an integer, got {version!r:.80}")
+    if version > FORMAT_VERSION:
+        raise StoreError(f"{where}: saved by a newer version (format {version}, {READS})")
+    if not valid_seed(row.seed):
+        raise StoreError(f"{where}: seed: expected a 64-bit integer, got {row.seed!r:.80}")
     created = row.created if row.created.tzinfo else row.created.replace(tzinfo=UTC)
     seats = _seats(row.seats, where)
-    options = _options(row.options, where)
-    setup = Setup(_sets(row.sets, where), row.seed, seats, created, row.format_version, options)
-    progress = Progress(
-        row.status, _winners(row.winners, {s.name for s in seats}, where), row.turn, row.fingerprint
-    )
-    return GameInfo(row.id, setup, progress, row.decisions)
+    return Setup(_sets(row.sets, where), row.seed, seats, created, version, _options(row.options, where))
 
 
 def read_decision(row: DecisionRow, number: int, names: set[str], where: str) -> Decision:
@@ -105,7 +124,11 @@ def _seats(text: str, where: str) -> tuple[Seat, ...]:
         isinstance(s, dict) and set(s) == keys and all(isinstance(v, str) for v in s.values()) for s in data
     ):
         raise StoreError(f"{where}: seats: expected a list of {{name, sex, kind}}")
-    return tuple(Seat(**seat) for seat in data)
+    seats = tuple(Seat(**seat) for seat in data)
+    problem = seats_problem(seats)
+    if problem is not None:
+        raise StoreError(f"{where}: seats: {problem}")
+    return seats
 
 
 def _options(text: str, where: str) -> TableOptions:
@@ -114,6 +137,20 @@ def _options(text: str, where: str) -> TableOptions:
         return parse_options(_json(text, f"{where}: options"), f"{where}: options")
     except OptionsError as exc:
         raise StoreError(str(exc)) from None
+
+
+def _status(value: object, where: str) -> str:
+    """The game row's status: `PLAYING` or `WON`."""
+    if value not in (PLAYING, WON):
+        raise StoreError(f"{where}: status: expected {PLAYING!r} or {WON!r}, got {value!r:.80}")
+    return str(value)
+
+
+def _count(value: object, where: str, column: str) -> int:
+    """The value of a column counting something (turns, decisions): an integer, 0 or more."""
+    if not is_integer(value) or value < 0:
+        raise StoreError(f"{where}: {column}: expected a whole number, got {value!r:.80}")
+    return value
 
 
 def _winners(text: str, names: set[str], where: str) -> tuple[str, ...]:

@@ -22,15 +22,29 @@ is a `StoreError` whose message is one line naming the database, the game and th
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Delete, Engine, Insert, Update, bindparam, delete, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Delete,
+    Engine,
+    Insert,
+    Update,
+    and_,
+    bindparam,
+    delete,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.engine.interfaces import DBAPICursor
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session as DbSession
@@ -38,7 +52,7 @@ from sqlalchemy.orm import sessionmaker
 from sqlalchemy.pool import PoolProxiedConnection
 
 from munchkin.store.errors import StoreError, guard_open, one_line
-from munchkin.store.models import Decision, DecisionRow, GameInfo, GameRow, Progress, SavedGame, Setup
+from munchkin.store.models import Base, Decision, DecisionRow, GameInfo, GameRow, Progress, SavedGame, Setup
 from munchkin.store.opening import BUSY_SECONDS, default_url, open_database
 from munchkin.store.replay import load_cards, new_game
 from munchkin.store.rows import decision_row, game_row, progress_row, read_decision, read_game
@@ -55,6 +69,8 @@ _MOVE_GAME = (
     .values({name: bindparam(name) for name in ("decisions", "status", "winners", "turn", "fingerprint")})
 )
 """Executed with the new column values (`decisions`, `status`...) as parameters."""
+Key = tuple[str, ColumnElement[bool]]
+"""A row as messages name it (`games.sqlite3: game 3`), and the condition that selects it."""
 
 
 class Store:
@@ -72,6 +88,9 @@ class Store:
         self._move_game = _DriverStatement(_MOVE_GAME, self.engine)
         self._delete_decisions = _DriverStatement(_DELETE_DECISIONS, self.engine)
         self._driver_error: type[Exception] = self.engine.dialect.loaded_dbapi.Error
+        self._read_errors = (SQLAlchemyError, self._driver_error, ValueError, TypeError)
+        """What reading a value the database holds may raise: a driver's error, or a value the
+        column's type cannot make (a date that is no date, text that is not UTF-8)."""
         self._writer: PoolProxiedConnection | None = None
         self._writing = threading.Lock()
 
@@ -154,24 +173,66 @@ class Store:
     def games(self) -> list[GameInfo]:
         """Every saved game, oldest first."""
         with self._reading() as db:
-            return [read_game(row, self.name) for row in db.scalars(select(GameRow).order_by(GameRow.id))]
+            try:
+                rows = db.scalars(select(GameRow).order_by(GameRow.id)).all()
+            except self._read_errors as exc:
+                raise self._unreadable(db, exc, GameRow, self._game_keys) from None
+            return [read_game(row, self.name) for row in rows]
 
     def load(self, game_id: int) -> SavedGame:
         """A saved game with its decisions, each checked for form (`replay` checks the rules)."""
-        with self._reading() as db:
-            row = db.get(GameRow, game_id)
-            if row is None:
-                raise StoreError(f"{self.name}: there is no game {game_id}")
-            info = read_game(row, self.name)
-            rows = db.scalars(
-                select(DecisionRow).where(DecisionRow.game_id == game_id).order_by(DecisionRow.number)
-            ).all()
         where = f"{self.name}: game {game_id}"
+        with self._reading() as db:
+            info = read_game(self._game_row(db, game_id, where), self.name)
+            rows = self._decision_rows(db, game_id, where)
         names = {seat.name for seat in info.setup.seats}
         decisions = tuple(read_decision(r, n, names, where) for n, r in enumerate(rows, 1))
         if len(decisions) != info.decisions:
             raise StoreError(f"{where}: {len(decisions)} decisions saved, the game row says {info.decisions}")
         return SavedGame(info, decisions, where)
+
+    def _game_row(self, db: DbSession, game_id: int, where: str) -> GameRow:
+        """The row of game `game_id` (named `where`), as the database holds it."""
+        try:
+            row = db.get(GameRow, game_id)
+        except self._read_errors as exc:
+            raise self._unreadable(db, exc, GameRow, lambda _: [(where, GameRow.id == game_id)]) from None
+        if row is None:
+            raise StoreError(f"{self.name}: there is no game {game_id}")
+        return row
+
+    def _decision_rows(self, db: DbSession, game_id: int, where: str) -> Sequence[DecisionRow]:
+        """The decision rows of game `game_id` (named `where`) in their order."""
+        try:
+            return db.scalars(
+                select(DecisionRow).where(DecisionRow.game_id == game_id).order_by(DecisionRow.number)
+            ).all()
+        except self._read_errors as exc:
+            keys = functools.partial(_decision_keys, game_id=game_id, where=where)
+            raise self._unreadable(db, exc, DecisionRow, keys) from None
+
+    def _game_keys(self, db: DbSession) -> list[Key]:
+        """Every game row, as `_unreadable` takes them."""
+        ids = db.scalars(select(GameRow.id).order_by(GameRow.id)).all()
+        return [(f"{self.name}: game {game_id}", GameRow.id == game_id) for game_id in ids]
+
+    def _unreadable(
+        self, db: DbSession, exc: Exception, model: type[Base], keys: Callable[[DbSession], list[Key]]
+    ) -> StoreError:
+        """The error for rows of `model` that could not be read (`exc`): it names the first row of
+        `keys` (how messages name it, and the condition selecting it) holding a value that cannot be
+        read, and its column; only the database, if no single value is to blame."""
+        db.rollback()
+        try:
+            for where, selects in keys(db):
+                for column in model.__table__.columns:
+                    try:
+                        db.execute(select(column).where(selects)).all()
+                    except self._read_errors as problem:
+                        return StoreError(f"{where}: {column.name}: {one_line(problem)}")
+        except self._read_errors:
+            pass  # not even the keys can be read: the first error says what it can
+        return StoreError(f"{self.name}: {one_line(exc)}")
 
     # -- connections ---------------------------------------------------------------------
 
@@ -220,6 +281,17 @@ class Store:
             yield
         except (SQLAlchemyError, self._driver_error, OSError, ValueError, TypeError) as exc:
             raise StoreError(f"{self.name}: {one_line(exc)}") from None
+
+
+def _decision_keys(db: DbSession, game_id: int, where: str) -> list[Key]:
+    """Every decision row of a game, as `Store._unreadable` takes them."""
+    numbers = db.scalars(
+        select(DecisionRow.number).where(DecisionRow.game_id == game_id).order_by(DecisionRow.number)
+    ).all()
+    return [
+        (f"{where}, decision {n}", and_(DecisionRow.game_id == game_id, DecisionRow.number == n))
+        for n in numbers
+    ]
 
 
 class _DriverStatement:
