@@ -73,6 +73,15 @@ def fighting_and_losing(session: Session) -> bool:
     return not advice["wins"] and any(a.verb == "ask_help" for a in view.legal)
 
 
+def about_to_kick_into_a_strong_monster(session: Session) -> bool:
+    """Ann is to kick open the door, and the top door card is a monster of level 10 or more."""
+    state = session._run.game.state  # the true deck: a test may look
+    if not any(a.verb == "kick_door" for a in session.view("Ann").legal) or not state.door_deck:
+        return False
+    top = state.cards[state.door_deck[-1]]
+    return top.type == "monster" and (top.level or 0) >= 10
+
+
 def may_trade(session: Session) -> bool:
     view = session.view("Ann")
     return any(a.verb == "trade" and a.take for a in view.legal)

@@ -23,10 +23,12 @@ from munchkin.cardtext import details
 from munchkin.describe import describe, prompt_kind
 from munchkin.engine.actions import Action
 from munchkin.engine.options import TableOptions
+from munchkin.session import Session
 from munchkin.store.store import load_cards
 from munchkin.web.config import WebConfig
 from munchkin.web.server import background
 from positions import (
+    about_to_kick_into_a_strong_monster,
     fight_with_played,
     fighting_and_losing,
     finished,
@@ -374,6 +376,47 @@ def test_your_move_in_the_title_a_sound_the_tracker_hints_and_messages_that_clea
         page.reload()
         page.wait_for_selector("#table:not([hidden])")
         expect(page.locator("#hints")).to_be_hidden()  # no more hints, for good
+        no_errors(page)
+
+
+def test_the_keyboard_after_kicking_into_a_losing_fight_is_not_on_the_fight(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """README: while you are losing, Fight! is not the button Enter presses (a play-tester's
+    Enter after the kick took the loss and its Bad Stuff)."""
+    prepared = Prepared(tmp_path / "g.sqlite3")
+    prepared.table(lambda store: reach(about_to_kick_into_a_strong_monster, store=store), "KQCKED")
+    with prepared.serving() as address:
+        page = open_seat(browser, address, "KQCKED", prepared.token)
+        kick = page.locator("#action-list").get_by_role("button", name="Kick open the door")
+        kick.focus()
+        page.keyboard.press("Enter")
+        fight = page.locator("#action-list").get_by_role("button", name=re.compile(r"^Fight!"))
+        expect(fight).to_contain_text("you lose it now", timeout=WAIT_MS)
+        expect(page.locator("#action-list button:focus")).to_have_count(1)
+        expect(fight).not_to_be_focused()
+        no_errors(page)
+
+
+def may_play_before_the_first_turn(session: Session) -> bool:
+    view = session.view("Ann")
+    return view.data["phase"] == "setup" and any(a.verb == "play" for a in view.legal)
+
+
+def test_the_card_panel_closes_when_its_card_leaves_the_hand(tmp_path: Path, browser: Browser) -> None:
+    """A play-tester's panel kept showing a card gone from the hand, with its old reason."""
+    prepared = Prepared(tmp_path / "g.sqlite3")
+    session = prepared.table(lambda store: reach(may_play_before_the_first_turn, store=store), "PQNNED")
+    play = next(a for a in session.view("Ann").legal if a.verb == "play")
+    with prepared.serving() as address:
+        page = open_seat(browser, address, "PQNNED", prepared.token)
+        info = page.locator("#card-info")
+        page.locator(f'#hand-cards .card[data-card="{play.arg}"]').first.click()  # pinned open
+        expect(info).to_be_visible()
+        assert sum(c["id"] == play.arg for c in session.view("Ann").data["hand"]) == 1
+        page.locator("#action-list").get_by_role("button", name=label(session, play), exact=True).click()
+        expect(page.locator(f'#hand-cards .card[data-card="{play.arg}"]')).to_have_count(0)
+        expect(info).to_be_hidden()
         no_errors(page)
 
 

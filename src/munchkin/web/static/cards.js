@@ -75,6 +75,11 @@ export function describeCard(card) {
 // -- the card panel ------------------------------------------------------------------------
 
 let pinned = null;
+/** The face whose card the panel shows, and the part of the page it is in. */
+let showing = null;
+let showingIn = null;
+/** Each face's card and note, to show a face drawn anew in place of the one shown. */
+const faces = new WeakMap();
 
 function panel() {
   return document.getElementById("card-info");
@@ -105,18 +110,42 @@ export function hideCard() {
 }
 
 function hover(card, note) {
+  const open = (event) => {
+    showing = event.currentTarget;
+    showingIn = showing.parentElement && showing.parentElement.closest("[id]");
+    showCard(card, note);
+  };
   return {
-    onmouseenter: () => { if (!pinned) showCard(card, note); },
+    onmouseenter: (event) => { if (!pinned) open(event); },
     onmouseleave: () => { if (!pinned) panel().hidden = true; },
-    onfocus: () => showCard(card, note),
+    onfocus: open,
     onblur: () => { if (!pinned) panel().hidden = true; },
     onclick: (event) => {
       const same = pinned === event.currentTarget;
       pinned = same ? null : event.currentTarget;
       if (same) panel().hidden = true;
-      else showCard(card, note);
+      else open(event);
     },
   };
+}
+
+/** After the page is drawn anew: the panel follows its card to its new face in the same
+ * part of the page, and closes when the card is gone from there (no stale card or reason). */
+export function followCardPanel() {
+  if (!showing || showing.isConnected || panel().hidden) return;
+  const id = showing.dataset.card;
+  const next = showingIn && showingIn.isConnected
+    ? [...showingIn.querySelectorAll("[data-card]")].find((el) => el.dataset.card === id && faces.has(el))
+    : null;
+  if (!next) {
+    showing = null;
+    hideCard();
+    return;
+  }
+  if (pinned === showing) pinned = next;
+  showing = next;
+  const [card, note] = faces.get(next);
+  showCard(card, note);
 }
 
 // -- faces ---------------------------------------------------------------------------------
@@ -130,7 +159,7 @@ export function cardFace(card, size = "normal", note = null, side = null) {
   const extra = numbers(data).filter((n) => !n.startsWith("level") && n !== main).slice(0, 2);
   const label = [describeCard(card), side && `played for the ${side}`, note && `not playable now: ${note}`]
     .filter(Boolean).join("; ");
-  return h("button", {
+  const face = h("button", {
     type: "button",
     class: `card ${deck} ${size}${note ? " unplayable" : ""}`,
     "aria-label": label,
@@ -144,6 +173,8 @@ export function cardFace(card, size = "normal", note = null, side = null) {
   ...attachments(card).map((text) => h("span", { class: "card-with" }, text)),
   side && h("span", { class: `card-side ${side}` }, `for the ${side}`),
   note && h("span", { class: "card-why" }, `Not now: ${note}`));
+  faces.set(face, [card, note && `Not now: ${note}`]);
+  return face;
 }
 
 /** A list of card faces, or a word when there are none; `notes` by card id grey some. */
@@ -164,7 +195,9 @@ export function logLine(text) {
   for (const match of text.matchAll(namePattern)) {
     if (match.index > last) parts.push(text.slice(last, match.index));
     const id = byName.get(match[0]);
-    parts.push(h("button", { type: "button", class: "card-link", "data-card": id, ...hover({ id, name: match[0] }) }, match[0]));
+    const link = h("button", { type: "button", class: "card-link", "data-card": id, ...hover({ id, name: match[0] }) }, match[0]);
+    faces.set(link, [{ id, name: match[0] }, null]);
+    parts.push(link);
     last = match.index + match[0].length;
   }
   if (last < text.length) parts.push(text.slice(last));

@@ -2,7 +2,7 @@
 // the fight with its verdict and escape chances, your hand (greyed cards say why), everyone's
 // table, the log, and the standings at the end.
 
-import { cardFace, cardList, logLine } from "./cards.js";
+import { cardFace, cardList, followCardPanel, logLine } from "./cards.js";
 import { fill, h } from "./dom.js";
 
 export const GROUP_TITLES = {
@@ -131,9 +131,11 @@ function renderActions(state, ui) {
     const words = state.labels[i] || legal[i].verb;
     return legal[i].verb === "resolve_combat" && lose ? `${words}: you lose it now, then run away` : words;
   };
+  const loses = (i) => lose && legal[i].verb === "resolve_combat";
   const button = (i) => h("button", {
     type: "button",
-    class: PRIMARY.has(legal[i].verb) && !(lose && legal[i].verb === "resolve_combat") ? "primary" : null,
+    class: PRIMARY.has(legal[i].verb) && !loses(i) ? "primary" : null,
+    "data-loses": loses(i) ? "true" : null,
     onclick: () => ui.choose(i),
   }, label(i));
   const rank = (i) => { const r = FIRST.indexOf(legal[i].verb); return r < 0 ? FIRST.length : r; };
@@ -158,7 +160,9 @@ function renderActions(state, ui) {
   fill("action-list", sections);
   const buttons = [...list.querySelectorAll("button")];
   if (focused !== null || focusActions) {
-    (buttons.find((b) => b.textContent === focused) || buttons[0] || list).focus();
+    // Enter never takes a lost fight unasked: the focus skips the losing Fight! (README).
+    const first = buttons.find((b) => !b.dataset.loses) || buttons[0];
+    (buttons.find((b) => b.textContent === focused) || first || list).focus();
   }
   focusActions = false;
 }
@@ -332,6 +336,7 @@ export function renderTable(state, lines, ui) {
   renderPiles(view, state.table);
   renderPlayers(state);
   appendLog(lines);
+  followCardPanel();
 }
 
 /** Empty the table (another game is opened). */
