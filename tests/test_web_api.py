@@ -239,3 +239,38 @@ def test_serve_without_the_web_extra_says_what_to_install(monkeypatch: pytest.Mo
     monkeypatch.setitem(sys.modules, "uvicorn", None)
     result = serve()
     assert result.exit_code == 2 and "pip install -e '.[web]'" in result.output
+
+
+def test_the_host_closes_a_game_before_the_start(tmp_path: Path) -> None:
+    """A play-tester's abandoned lobbies counted against their bot games until they expired."""
+    config = WebConfig(db_url=str(tmp_path / "g.sqlite3"), response_seconds=0, max_bot_games_per_address=1)
+    with TestClient(create_app(config)) as client:
+        ann = create(client, seats=2, bots=["bot:random"])
+        code = ann["code"]
+        refused = client.post("/api/games", json={"name": "Ann", "seats": 2, "bots": ["bot:random"]})
+        assert refused.status_code == 429
+        bob = client.post(f"/api/games/{code}/join", json={"name": "Bob"})
+        assert bob.status_code == 409  # the one human seat is Ann's
+        not_host = client.post(f"/api/games/{code}/close", json={"token": "z" * 43})
+        assert not_host.status_code == 403 and "holds no seat" in not_host.json()["error"]
+        closed = client.post(f"/api/games/{code.lower()}/close", json={"token": ann["token"]})
+        assert closed.status_code == 200 and closed.json() == {"code": code, "closed": True}
+        assert client.get(f"/api/games/{code}").status_code == 404
+        again = client.post(f"/api/games/{code}/close", json={"token": ann["token"]})
+        assert again.status_code == 404
+        assert create(client, seats=2, bots=["bot:random"])["seat"] == 0, "the limit counts it no more"
+    with Store(str(tmp_path / "g.sqlite3")) as store:
+        assert store.games() == [], "nothing was saved for the closed table"
+
+
+def test_only_the_host_closes_and_only_before_the_start(client: TestClient) -> None:
+    ann = create(client, seats=2)
+    code = ann["code"]
+    bob = client.post(f"/api/games/{code}/join", json={"name": "Bob"}).json()
+    refused = client.post(f"/api/games/{code}/close", json={"token": bob["token"]})
+    assert refused.status_code == 403 and "only the player who created the game" in refused.json()["error"]
+    for seat in (ann, bob):
+        client.post(f"/api/games/{code}/ready", json={"token": seat["token"]})
+    assert client.post(f"/api/games/{code}/start", json={"token": ann["token"]}).status_code == 200
+    started = client.post(f"/api/games/{code}/close", json={"token": ann["token"]})
+    assert started.status_code == 409 and "already started" in started.json()["error"]

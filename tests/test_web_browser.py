@@ -2,7 +2,7 @@
 game with two bot seats and table rules of their own, the other joins it from the shared
 link on a phone-sized screen, and they play at least three full turns by clicking the
 action buttons (once with the keyboard). The host frees a seat someone took, and its holder is back
-to watching.
+to watching; then the host closes the game, and both are back on the home page.
 
 Screenshots (the lobby, the table) go to docs/ when MUNCHKIN_WRITE_SCREENSHOTS=1, else to a
 temporary folder; tests/test_web_player.py draws the fight, on a desktop and on a phone.
@@ -151,7 +151,9 @@ def test_two_people_create_join_and_play_three_turns_in_the_browser(
         assert bob.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scrolling on a phone"
 
 
-def test_the_host_frees_a_seat_and_its_holder_is_back_to_watching(tmp_path: Path, browser: Browser) -> None:
+def test_the_host_frees_a_seat_and_its_holder_is_back_to_watching_then_closes_the_game(
+    tmp_path: Path, browser: Browser
+) -> None:
     config = WebConfig(db_url=str(tmp_path / "games.sqlite3"), response_seconds=0, seed=3)
     with background(config) as address:
         ann = browser.new_context().new_page()
@@ -169,7 +171,20 @@ def test_the_host_frees_a_seat_and_its_holder_is_back_to_watching(tmp_path: Path
         join.get_by_label("Your name").fill("Sly")
         join.get_by_role("button", name="Join").click()
         expect(ann.get_by_text("Seat 2: Sly (not ready yet)")).to_be_visible()
+        expect(ann.locator("#lobby-note")).to_contain_text("Waiting: not ready yet: Ann, Sly.")
         ann.get_by_role("button", name="Free seat 2").click()
         expect(ann.get_by_text("Seat 2: free")).to_be_visible()
+        expect(ann.locator("#lobby-note")).to_contain_text(
+            "Waiting: seat 2 is free: send the link to a friend"
+        )
         expect(sly.get_by_role("form", name="Join this game")).to_be_visible(timeout=STEP_MS)
+        expect(sly.locator("#status")).to_have_text(
+            "The host freed your seat: you are watching now; join again to play."
+        )
         expect(sly.get_by_role("button", name="I'm ready")).to_be_hidden()
+
+        ann.on("dialog", lambda dialog: dialog.accept())  # "Close this game for everyone?"
+        ann.get_by_role("button", name="Close this game").click()
+        expect(sly.locator("#status")).to_have_text("The host closed this game.", timeout=STEP_MS)
+        expect(sly.get_by_role("form", name="Create a game")).to_be_visible()
+        expect(ann.get_by_role("form", name="Create a game")).to_be_visible(timeout=STEP_MS)

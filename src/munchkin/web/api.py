@@ -209,6 +209,13 @@ async def free(code: Code, body: Free, hub: Limited) -> dict[str, Any]:
     return hub.entry(code).table.public()
 
 
+@router.post("/games/{code}/close")
+async def close(code: Code, body: Start, hub: Limited) -> dict[str, Any]:
+    """The creator closes the game before the start: it is gone for everyone."""
+    await hub.close_table(code, body.token)
+    return {"code": code.upper(), "closed": True}
+
+
 @router.post("/games/{code}/start")
 async def start(code: Code, body: Start, hub: Limited) -> dict[str, Any]:
     """The creator starts the game once every seat is taken and everyone is ready."""

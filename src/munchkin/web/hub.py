@@ -137,13 +137,19 @@ class Hub:
                 idle = entry.table.status == OPEN
                 if not self._expired(entry) or self.entries.get(code) is not entry:
                     continue
-                await self._saving(self.db.delete, code)
-                del self.entries[code]
-                for watcher in list(entry.watchers):
-                    watcher.kick(1000, "this game expired" if idle else "this game is over")
-                if entry.room is not None:
-                    entry.room.close()
+                await self._forget(entry, "this game expired" if idle else "this game is over")
                 log.info("game %s: %s", code, "expired before it started" if idle else "left the lobby")
+
+    async def _forget(self, entry: Entry, why: str) -> None:
+        """Drop a table from the database and the lobby, telling whoever watches it why (under
+        its lock)."""
+        code = entry.table.code
+        await self._saving(self.db.delete, code)
+        del self.entries[code]
+        for watcher in list(entry.watchers):
+            watcher.kick(1000, why)
+        if entry.room is not None:
+            entry.room.close()
 
     def _expired(self, entry: Entry) -> bool:
         """A table not started, idle long enough with none of its players connected; or a game
@@ -223,6 +229,17 @@ class Hub:
         for watcher in list(entry.watchers):
             if watcher.seat_index == seat:
                 watcher.kick(1008, "the host freed this seat: this token holds no seat now")
+
+    async def close_table(self, code: str, token: str) -> None:
+        """The host closes a table before the start: it is gone, and counts no more against
+        the limits of the address that created it."""
+        entry = self.entry(code)
+        async with entry.lock:
+            if self.entries.get(entry.table.code) is not entry:  # closed while this waited
+                raise LobbyError(404, "there is no such game here")
+            entry.table.check_close(self.seat(entry, token))
+            await self._forget(entry, "the host closed this game")
+        log.info("game %s: closed by its host before it started", entry.table.code)
 
     async def start(self, code: str, token: str) -> None:
         """The host starts the game: the session is made and saved, bots play their first decisions."""

@@ -131,6 +131,13 @@ class Table:
             raise LobbyError(409, "this seat is free already")
         self.seats[index] = SeatSlot(HUMAN)
 
+    def check_close(self, host: int) -> None:
+        """The host (seat 0) may close the table before the start, for good."""
+        if self.status != OPEN:
+            raise LobbyError(409, "this game has already started")
+        if host != 0:
+            raise LobbyError(403, "only the player who created the game closes it")
+
     @property
     def bot_heavy(self) -> bool:
         """At least as many bot seats as human ones."""

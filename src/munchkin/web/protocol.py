@@ -28,10 +28,10 @@ Server to client:
   detail is in the server's log under that id.
 
 The server closes a connection with a code and a reason of at most 123 bytes: 1000 (the game
-expired or left the lobby), 1008 (a token that holds no seat, or a seat the host freed: the
-reason names the token), 1009 (a message too large), 1011 (the server failed, or the game
-cannot be resumed: with an error id), 1013 (try again later: too many spectators or game
-lookups), 4404 (no such game), 4409 (the seat was opened in another tab).
+expired, left the lobby or was closed by its host), 1008 (a token that holds no seat, or a
+seat the host freed: the reason names the token), 1009 (a message too large), 1011 (the
+server failed, or the game cannot be resumed: with an error id), 1013 (try again later: too
+many spectators or game lookups), 4404 (no such game), 4409 (the seat was opened in another tab).
 """
 
 from __future__ import annotations

@@ -150,10 +150,21 @@ function renderLobby(table) {
   }
   const start = document.getElementById("start-button");
   start.hidden = !(mine && mine.seat === 0);
+  document.getElementById("close-button").hidden = start.hidden;
   start.disabled = free || !humans.every((s) => s.ready);
   const note = !mine ? (free ? "Join a free seat to play, or stay to watch." : "You are watching this game.")
-    : mine.seat === 0 ? "Start the game once everyone is ready." : "The host starts the game once everyone is ready.";
-  fill("lobby-note", note);
+    : `${mine.seat === 0 ? "You start" : "The host starts"} the game once every seat is taken and everyone is ready.`;
+  fill("lobby-note", note, waitingFor(table.seats));
+}
+
+/** Who the start waits for: the free seats, and the players not ready yet. */
+function waitingFor(seats) {
+  const free = seats.flatMap((s, i) => (s.kind === "human" && !s.taken ? [`seat ${i + 1}`] : []));
+  const unready = seats.filter((s) => s.kind === "human" && s.taken && !s.ready).map((s) => s.name);
+  const parts = [];
+  if (free.length > 0) parts.push(`${free.join(", ")} ${free.length > 1 ? "are" : "is"} free: send the link to a friend`);
+  if (unready.length > 0) parts.push(`not ready yet: ${unready.join(", ")}`);
+  return parts.length > 0 ? ` Waiting: ${parts.join("; ")}.` : "";
 }
 
 function joinGame(event) {
@@ -173,6 +184,15 @@ function toggleReady() {
 
 function freeSeat(seat) {
   attempt("Could not free the seat", () => api(`/games/${state.code}/free`, { token: storedSeat(state.code).token, seat }));
+}
+
+function closeGame() {
+  if (!confirm("Close this game for everyone? It cannot be opened again.")) return;
+  const code = state.code;
+  attempt("Could not close the game", async () => {
+    await api(`/games/${code}/close`, { token: storedSeat(code).token });
+    localStorage.removeItem(seatKey(code));
+  });
 }
 
 function startGame() {
@@ -338,7 +358,20 @@ function connect() {
       say("This seat is open in another tab or window.");
       return;
     }
-    if (event.code === 1008 && event.reason.includes("token")) localStorage.removeItem(seatKey(code));
+    if (event.code === 1000 && event.reason.includes("closed")) {
+      say("The host closed this game.");
+      show("home");
+      return;
+    }
+    if (event.code === 1008 && event.reason.includes("token")) {
+      localStorage.removeItem(seatKey(code));  // back at once, watching: nothing was lost
+      say(event.reason.includes("freed")
+        ? "The host freed your seat: you are watching now; join again to play."
+        : "Your seat's key no longer holds a seat here: you are watching now.");
+      state.retries = 0;
+      connect();
+      return;
+    }
     say("Connection lost: reconnecting…");
     state.retries += 1;
     setTimeout(() => state.socket === socket && connect(), Math.min(10000, 500 * 2 ** state.retries));
@@ -415,6 +448,7 @@ document.getElementById("find-form").addEventListener("submit", findGame);
 document.getElementById("join-form").addEventListener("submit", joinGame);
 document.getElementById("ready-button").addEventListener("click", toggleReady);
 document.getElementById("start-button").addEventListener("click", startGame);
+document.getElementById("close-button").addEventListener("click", closeGame);
 document.getElementById("copy-link").addEventListener("click", copyLink);
 document.getElementById("whole-log").addEventListener("click", wholeLog);
 document.getElementById("tab-table").addEventListener("click", () => showTab("table"));
