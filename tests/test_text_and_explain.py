@@ -4,13 +4,21 @@ from __future__ import annotations
 
 from munchkin.bots.random_bot import RandomBot
 from munchkin.cards.loader import load_builtin_sets
-from munchkin.describe import situation, winners_line, winners_text
+from munchkin.cardtext import brief
+from munchkin.describe import (
+    escape_line,
+    player_words,
+    situation,
+    standings_lines,
+    winners_line,
+    winners_text,
+)
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.game import Game
 from munchkin.match import play_match
 from munchkin.text import SENTENCES, sentence
-from munchkin.views import view
+from munchkin.views import event_for, view
 from shared_wins import both_win_game
 
 CARDS = load_builtin_sets(["base"])
@@ -95,3 +103,146 @@ def test_every_winner_of_a_shared_win_is_told() -> None:
     assert situation(data, NAMES) == f"Game over: ann and bob win together after {data['turn']} turns."
     assert winners_text(["ann", "bob", "cid"]) == "ann, bob and cid win together"
     assert winners_line(["ann"]) == "Winner: ann" and winners_line([]) == "Winner: nobody"
+
+
+# -- the play-testers' report: log lines, cards, reasons and the fight's words ---------------
+
+ALL = {card.id: card for card in load_builtin_sets(["base", "horses"])}
+ALL_NAMES = {card_id: card.name for card_id, card in ALL.items()}
+
+
+def test_a_card_given_away_face_down_or_discarded_as_charity_reads_without_a_question_mark() -> None:
+    hidden = Event("charity", {"player": "Dee", "card": "gold-tooth", "to": "Bob"})
+    assert sentence(event_for(hidden, "Cid"), NAMES) == "Dee gives a card to Bob as charity."
+    discarded = Event("charity", {"player": "Dee", "card": "rusty-broadsword", "to": None})
+    told = sentence(event_for(discarded, "Cid"), {"rusty-broadsword": "Rusty Broadsword"})
+    assert told == "Dee discards Rusty Broadsword as charity.", "the discard pile is face up"
+
+
+def test_an_item_given_to_a_hireling_is_not_put_on() -> None:
+    names = {"sword": "Sword", "hired-hand": "Hired Hand"}
+    given = Event("item_equipped", {"player": "Ann", "card": "sword", "hireling": "hired-hand"})
+    assert sentence(given, names) == "Ann gives Sword to Hired Hand to use."
+    worn = Event("item_equipped", {"player": "Ann", "card": "sword", "hireling": None})
+    assert sentence(worn, names) == "Ann puts on Sword."
+
+
+def test_an_escape_names_the_monster_escaped() -> None:
+    names = {"troll": "Cave Troll"}
+    at_once = Event("escaped", {"player": "Ann", "card": "troll", "automatic": True})
+    assert sentence(at_once, names) == "Ann escapes Cave Troll at once, without rolling."
+    rolled = Event("escaped", {"player": "Ann", "card": "troll", "automatic": False})
+    assert sentence(rolled, names) == "Ann escapes Cave Troll."
+    helper = Event("escaped", {"player": "Bob", "card": None, "automatic": True})
+    assert sentence(helper, names) == "Bob escapes every monster of the fight, without rolling."
+
+
+def test_every_line_about_a_card_that_does_nothing_says_no_effect_alike() -> None:
+    names = {"moths": "Curse! Moths"}
+    nothing = Event("no_effect", {"player": "Ann", "card": "moths"})
+    immune = Event("immune", {"player": "Ann", "card": "moths", "effect": "lose_levels"})
+    assert sentence(nothing, names) == "Curse! Moths: no effect on Ann."
+    assert sentence(immune, names) == "Curse! Moths: no effect on Ann (protected from: lose levels)."
+
+
+def test_what_a_hireling_carries_goes_with_it_in_the_log() -> None:
+    names = {"hired-hand": "Hired Hand", "sword": "Sword", "boots": "Boots"}
+    sold = Event(
+        "sold", {"player": "Ann", "cards": ["hired-hand"], "gold": 300, "levels": 0, "with": ["sword"]}
+    )
+    assert (
+        sentence(sold, names) == "Ann sells Hired Hand for 300 gold; Sword, which it carried, goes with it."
+    )
+    gone = Event("card_discarded", {"player": "Ann", "card": "hired-hand", "with": ["sword", "boots"]})
+    assert sentence(gone, names) == "Ann discards Hired Hand; Sword and Boots, which it carried, go with it."
+    plain = Event("sold", {"player": "Ann", "cards": ["sword"], "gold": 400, "levels": 0})
+    assert sentence(plain, names) == "Ann sells Sword for 400 gold."
+
+
+def test_counts_of_one_are_singular() -> None:
+    assert sentence(Event("hand_lost", {"player": "Bob", "count": 1})) == "Bob loses the whole hand (1 card)."
+
+
+def test_a_door_card_played_once_into_a_fight_is_not_kept_in_play() -> None:
+    assert brief(ALL["evil-twin"]).startswith("one-shot")
+    assert brief(ALL["hey-you-yes-you"]).startswith("one-shot")
+    assert brief(ALL["half-breed"]).startswith("kept in play")
+    assert brief(ALL["old-money-bloodline"]).startswith("kept in play")
+
+
+def test_refusals_read_in_player_words() -> None:
+    names = {"evil-twin": "Evil Twin", "elf": "Elf"}
+    cases = [
+        ("name a monster of the fight with on:", "it is played on a monster of the fight"),
+        ("name another living player with target:", "it is played on another living player"),
+        (
+            "Evil Twin cannot be played; a monster is fought (look_for_trouble)",
+            "Evil Twin cannot be played; a monster is fought (look for trouble)",
+        ),
+        ("evil-twin is not in your hand", "Evil Twin is not in your hand"),
+        ("name the monster it replaces with cards:", "it is played on the monster it replaces"),
+        (
+            "steal a level from another player: name them with target:",
+            "steal a level from another player: it is played on one of them",
+        ),
+        (
+            "a Cheat! is attached to a card: name it with on:",
+            "a Cheat! is attached to a card: it is played on that card",
+        ),
+    ]
+    for engine, player in cases:
+        said = player_words(engine, names)
+        assert said == player, said
+        assert not any(word in said for word in ("on:", "target:", "cards:", "_"))
+
+
+def test_a_run_with_no_chance_or_no_risk_says_so_plainly() -> None:
+    entry = {"monster": "troll", "modifier": -3, "explain": "run away -3 = -3 Iron Clogs (B9)", "needs": 5}
+    names = {"troll": "Cave Troll"}
+    hopeless = escape_line({**entry, "faces": 0, "modifier": -3}, names)
+    assert hopeless == "Cave Troll: 0 in 6 (even a 6 fails; run away -3 = -3 Iron Clogs (B9))"
+    sure = escape_line({**entry, "faces": 6, "modifier": 4, "explain": "run away 4 = 4 x (B9)"}, names)
+    assert sure == "Cave Troll: 6 in 6 (every roll escapes; run away 4 = 4 x (B9))"
+
+
+def test_the_fight_asks_for_help_only_when_help_may_be_asked() -> None:
+    game, _ = both_win_game()
+    data = dict(view(game, "cid").data)
+    combat = {"fighter": "cid", "asked": None, "stage": "fight", "monsters": [], "helper": None}
+    data.update(winners=[], deciding=True, prompt=None, offer=None, phase="combat", combat=combat)
+    advice = {"combat": {"margin": -2, "wins": False, "fighter": "cid", "helper": None, "run": {}}}
+    asking = situation(
+        {**data, "legal": [Action("ask_help", "ann"), Action("resolve_combat")]}, NAMES, advice
+    )
+    assert "ask for help" in asking
+    alone = situation({**data, "legal": [Action("resolve_combat")]}, NAMES, advice)
+    assert "help" not in alone and alone.startswith("You are losing by 2")
+    assert "help" not in situation({**data, "legal": [Action("resolve_combat")]}, NAMES)
+
+
+def test_the_standings_columns_line_up_whatever_the_names_and_traits() -> None:
+    rows = [
+        {"place": 1, "name": "Ann", "level": 10, "won": True, "traits": "Elf", "fights_won": 9, "deaths": 0},
+        {
+            "place": 2,
+            "name": "Bartholomew the Long-Named",
+            "level": 7,
+            "won": False,
+            "traits": "Elf, Dwarf, Half-Breed, Wizard, Super Munchkin, Warrior",
+            "fights_won": 12,
+            "deaths": 3,
+        },
+        {
+            "place": 3,
+            "name": "Cid",
+            "level": 1,
+            "won": False,
+            "traits": "Human, no class",
+            "fights_won": 0,
+            "deaths": 1,
+        },
+    ]
+    lines = standings_lines({"title": "Game over: Ann wins.", "turns": 40, "how": [], "rows": rows})
+    table = lines[-3:]
+    for column in ("level", "fights won"):
+        assert len({line.index(column) for line in table}) == 1, table

@@ -294,12 +294,11 @@ def test_resume_after_quitting_mid_combat_shows_the_same_fight(
         drive(app, look)
 
     monkeypatch.setattr(MunchkinApp, "run", headless_run)
-    cli = typer.Typer()
-    cli.callback()(lambda: None)
-    register(cli)
-    result = CliRunner().invoke(cli, ["play", "--resume", str(session.game_id), "--db", str(db)])
+    monkeypatch.setattr("munchkin.tui.cli.at_a_terminal", lambda: True)
+    result = CliRunner().invoke(play_command(), ["play", "--resume", str(session.game_id), "--db", str(db)])
     assert result.exit_code == 0, result.output
-    assert f"go on with: munchkin play --resume {session.game_id}" in result.output
+    said = f"go on with: munchkin play --resume {session.game_id} --db {db}\n"
+    assert result.output.endswith(said), "the command works as written: with the database it used"
     assert (seen["resumed"], seen["resumed_situation"]) == (seen["combat"], seen["situation"])
     assert seen["combat"].startswith("⚔ ")
     assert logs[0] == logs[1] and len(logs[0]) > 10
@@ -362,3 +361,36 @@ def test_screenshot(tmp_path: Path) -> None:
     drive(app, script)
     svg = (target / "screenshot.svg").read_text(encoding="utf-8")
     assert svg.startswith("<svg") and "munchkins" in svg and "Actions" in svg
+
+
+def play_command() -> typer.Typer:
+    """`munchkin play` alone, to invoke with CliRunner."""
+    cli = typer.Typer()
+    cli.callback()(lambda: None)
+    register(cli)
+    return cli
+
+
+def test_without_a_terminal_the_game_stops_at_once_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Keys piped in (or none, at the end of the input): a screen would wait forever."""
+
+    def waits_forever(app: MunchkinApp) -> None:
+        raise AssertionError("the screen started without a terminal: it would wait for keys forever")
+
+    monkeypatch.setattr(MunchkinApp, "run", waits_forever)
+    db = tmp_path / "g.db"
+    result = CliRunner().invoke(play_command(), ["play", "--db", str(db)], input="")
+    assert result.exit_code == 2
+    assert (
+        result.output.startswith("error: the terminal game needs a terminal") and "--no-ui" in result.output
+    )
+    with Store(str(db)) as store:
+        assert store.games() == [], "no game started"
+
+
+def test_a_sex_that_is_neither_is_refused_by_its_option(tmp_path: Path) -> None:
+    result = CliRunner().invoke(play_command(), ["play", "--sex", "other", "--db", str(tmp_path / "g.db")])
+    assert result.exit_code == 2
+    assert result.output == "error: --sex other: a character is female or male\n", result.output

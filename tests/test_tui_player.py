@@ -10,9 +10,10 @@ from dataclasses import replace
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import Input, OptionList, RichLog, SelectionList, Static
+from textual.widgets import Input, Label, OptionList, RichLog, SelectionList, Static
 
 from munchkin.cardtext import brief, details
+from munchkin.describe import player_words
 from munchkin.engine.actions import Action
 from munchkin.engine.options import TableOptions
 from munchkin.session import Seat, Session
@@ -74,7 +75,8 @@ def test_every_card_can_be_read_and_the_hand_says_its_numbers_and_why_not() -> N
             assert f"{card['name']} ({brief(app.defs[card['id']])})" in panel.replace("\n", " ")
             refused = game.why_not_play("Ann", card["id"])
             if refused is not None:
-                assert f"not now: {refused.message} ({refused.rule})" in " ".join(panel.split())
+                why = player_words(refused.message, session.names)
+                assert f"not now: {why} ({refused.rule})" in " ".join(panel.split())
         assert "strength " in text(app, "#others")
         await pilot.press("c")
         assert isinstance(app.screen, CardScreen)
@@ -131,8 +133,7 @@ def test_keys_stay_with_their_actions_and_a_key_given_anew_rests_a_moment() -> N
         menu.show([*fewer, Action("pass")], session.names, "Ann", None, app.types, True)
         assert some not in menu.keys and all(menu.keys[e] == keys[e] for e in keys if e != some)
         freed = keys[some]
-        assert menu.keys[Action("pass")] == freed and menu.just_changed(freed), "the key just pressed rests"
-        assert not any(menu.just_changed(k) for k in menu.keys.values() if k != freed)
+        assert menu.keys[Action("pass")] != freed, "a key just freed goes to no other action at once"
         made = session.decision_count
         await pilot.press(freed)
         assert session.decision_count == made, "a press meant for the action that went takes nothing"
@@ -140,6 +141,12 @@ def test_keys_stay_with_their_actions_and_a_key_given_anew_rests_a_moment() -> N
         menu.show(many, session.names, "Ann", "set_die", app.types, False)
         assert len(menu.keys) == len(KEY_POOL) and len(menu.actions) == 40, "the rest by arrows and Enter"
         assert set(KEY_POOL) - set("123456789") <= set(menu.keys.values())
+        key = menu.keys[many[0]]
+        menu.pressed(key)
+        menu.show([*many[1:], Action("pass")], session.names, "Ann", "set_die", app.types, False)
+        assert menu.keys[Action("pass")] == key, "every other key in use: the key just freed"
+        assert menu.just_changed(key), "the key just pressed rests"
+        assert not any(menu.just_changed(k) for k in menu.keys.values() if k != key)
 
     drive(app, script)
 
@@ -301,5 +308,168 @@ def test_a_new_game_from_the_end_takes_new_seats_sets_and_options_and_says_what_
         assert app.session is not session and not app.session.over
         assert app.session.seats[0].name == "Zoe"
         assert list(app.session.sets) == ["base", "horses"] and app.session.options.win_level == 7
+
+    drive(app, script)
+
+
+# -- the play-tester's report ------------------------------------------------------------------
+
+
+def may_discard_a_trait(session: Session) -> bool:
+    """Ann may discard a race or class of hers (B14)."""
+    view = session.view("Ann")
+    mine = {c["id"] for t in view.data["players"] if t["name"] == "Ann" for c in t["races"] + t["classes"]}
+    return any(a.verb == "discard" and a.arg in mine for a in view.legal)
+
+
+def test_a_key_just_pressed_is_not_given_at_once_and_an_action_back_gets_its_old_key() -> None:
+    session = reach(fighting_and_losing)
+    app = MunchkinApp(session)
+
+    async def script(pilot: Pilot[None]) -> None:
+        menu = app.query_one(ActionMenu)
+        first = [Action("pass"), Action("discard", "elf"), Action("play", "evil-twin")]
+        menu.show(first, session.names, "Ann")
+        keys = dict(menu.keys)
+        other = [Action("resolve_combat"), Action("play", "cardboard-cutout")]
+        menu.show(other, session.names, "Ann")
+        assert not set(menu.keys.values()) & set(keys.values()), "keys just freed wait"
+        menu.show(first, session.names, "Ann")
+        assert menu.keys == keys, "back on the menu, back with its key"
+
+    drive(app, script)
+
+
+def test_a_discard_of_a_race_or_class_asks_first_however_often_its_key_is_pressed() -> None:
+    session = reach(may_discard_a_trait)
+    app = MunchkinApp(session)
+
+    async def script(pilot: Pilot[None]) -> None:
+        menu = app.query_one(ActionMenu)
+        discard = next(a for a in menu.actions if a.verb == "discard")
+        key = menu.keys[discard]
+        made = session.decision_count
+        await pilot.press(key, key, key)
+        assert isinstance(app.screen, ConfirmScreen) and session.decision_count == made
+        assert f"you lose {session.names[discard.arg or '']}" in text(app, "#confirm")
+        await pilot.press("n")
+        assert session.decision_count == made
+        await pilot.press(key, "y")
+        assert session.decisions[made].action == discard
+
+    drive(app, script)
+
+
+def test_a_hireling_sold_or_discarded_says_its_items_go_with_it() -> None:
+    from munchkin.describe import costs
+
+    names = {"hired-hand": "Hired Hand", "sword": "Sword", "elf": "Elf", "boots": "Boots"}
+    table = {
+        "name": "Ann",
+        "races": [{"id": "elf", "name": "Elf"}],
+        "classes": [],
+        "hirelings": [
+            {"id": "hired-hand", "name": "Hired Hand", "carrying": [{"id": "sword", "name": "Sword"}]}
+        ],
+    }
+    types = {"hired-hand": "hireling", "sword": "item", "elf": "race", "boots": "item"}
+    sale = costs(Action("sell", cards=("boots", "hired-hand")), table, types, names)
+    assert any("Sword, carried by Hired Hand, goes with it (H11)" in line for line in sale), sale
+    gone = costs(Action("discard", "hired-hand"), table, types, names)
+    assert any("Sword, carried by Hired Hand, goes with it (H11)" in line for line in gone), gone
+    assert costs(Action("discard", "elf"), table, types, names) == [
+        "you lose Elf and what it gives you (B14)"
+    ]
+    assert costs(Action("play", "sword"), table, types, names) == []
+
+
+def test_the_log_says_what_a_hireling_carried_when_it_goes() -> None:
+    from munchkin.engine.events import Event
+    from munchkin.text import sentence
+    from munchkin.tui.history import with_loads
+
+    loads: dict[str, list[str]] = {}
+    events = [
+        Event("item_equipped", {"player": "Ann", "card": "sword", "hireling": "hired-hand"}),
+        Event("sold", {"player": "Ann", "cards": ["hired-hand"], "gold": 300, "levels": 0}),
+    ]
+    told = with_loads(events, loads)
+    names = {"hired-hand": "Hired Hand", "sword": "Sword"}
+    assert (
+        sentence(told[1], names)
+        == "Ann sells Hired Hand for 300 gold; Sword, which it carried, goes with it."
+    )
+    assert loads == {}
+    again = [
+        Event("item_equipped", {"player": "Ann", "card": "sword", "hireling": "hired-hand"}),
+        Event("item_unequipped", {"player": "Ann", "card": "sword"}),
+        Event("card_discarded", {"player": "Ann", "card": "hired-hand"}),
+    ]
+    assert sentence(with_loads(again, loads)[2], names) == "Ann discards Hired Hand."
+
+
+def test_a_play_that_would_do_nothing_now_says_so() -> None:
+    from munchkin.describe import no_effect_now
+
+    defs = app_defs()
+    me = {"name": "Ann", "curses": [], "steeds": []}
+    data = {"player": "Ann", "players": [me, {"name": "Bob", "curses": [{"id": "x", "name": "X"}]}]}
+    bath = Action("play", "holy-bubble-bath")
+    assert no_effect_now(bath, data, defs) == "no curse on you to remove"
+    assert no_effect_now(bath._replace(target="Bob"), data, defs) is None
+    peel = Action("play", "banana-peel-of-retreat")
+    riding = {
+        "combat": {"run": {"Ann": [{"explain": "run away 2 = 2 steed Ostrich of Poor Decisions (S6)"}]}}
+    }
+    walking = {"combat": {"run": {"Ann": [{"explain": "run away 1 = 1 Elf (B9)"}]}}}
+    assert (
+        no_effect_now(peel, data, defs, riding) == "your steed's run-away value replaces its bonus (S6, R66)"
+    )
+    assert no_effect_now(peel, data, defs, walking) is None
+    session = reach(fighting_and_losing)
+    app = MunchkinApp(session)
+
+    async def script(pilot: Pilot[None]) -> None:
+        menu = app.query_one(ActionMenu)
+        menu.show([bath, Action("pass")], session.names, "Ann", notes={bath: "no curse on you to remove"})
+        labels = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
+        assert any(
+            "Holy Bubble Bath (no effect now: no curse on you to remove)" in line for line in labels
+        ), labels
+
+    drive(app, script)
+
+
+def app_defs() -> dict[str, Any]:
+    from munchkin.store.store import load_cards
+
+    return {card.id: card for card in load_cards(("base", "horses"))}
+
+
+def test_why_not_reads_in_player_words() -> None:
+    session = reach(greyed)
+    app = MunchkinApp(session)
+
+    async def script(pilot: Pilot[None]) -> None:
+        from munchkin.tui.widgets import TablePanel
+
+        data = session.view("Ann").data
+        card = data["hand"][0]
+        advice = {"why_not": {card["id"]: {"rule": "B16", "message": "name a monster of the fight with on:"}}}
+        app.query_one(TablePanel).show(data, app.defs, advice, session.names)
+        panel = " ".join(text(app, "#me").split())
+        assert "not now: it is played on a monster of the fight (B16)" in panel and "on:" not in panel
+
+    drive(app, script)
+
+
+def test_the_new_game_screen_names_the_bot_levels() -> None:
+    session = finished()
+    app = MunchkinApp(session)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("n")
+        hints = " ".join(str(label.content) for label in app.screen.query(Label))
+        assert all(f"bot:{level}" in hints for level in ("easy", "medium", "hard")), hints
 
     drive(app, script)

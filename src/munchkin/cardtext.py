@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from munchkin.cards.schema import CardDef, Condition, Effect, Restriction, RewardBonus, VsBonus
+from munchkin.cards.schema import FIGHT_WORDS, CardDef, Condition, Effect, Restriction, RewardBonus, VsBonus
 
 TYPE_WORDS = {
     "one_shot": "one-shot",
@@ -23,6 +23,14 @@ TYPE_WORDS = {
 
 def type_word(card_type: str) -> str:
     return TYPE_WORDS.get(card_type, card_type.replace("_", " "))
+
+
+def kind_word(card: CardDef) -> str:
+    """A card's type in words; a card of type `other` that acts on the fight (`FIGHT_WORDS`:
+    Evil Twin and the like) is played once, not kept in play like Half-Breed."""
+    if card.type == "other" and any(e.kind in FIGHT_WORDS for e in card.effects):
+        return "one-shot"
+    return type_word(card.type)
 
 
 def _signed(n: int) -> str:
@@ -79,7 +87,7 @@ def numbers(card: CardDef) -> list[str]:
 
 def brief(card: CardDef) -> str:
     """The type and the numbers in one short line: `item, +2, 1 hand, 400 gold`."""
-    return ", ".join([type_word(card.type), *numbers(card)])
+    return ", ".join([kind_word(card), *numbers(card)])
 
 
 def _traits(kind: Restriction | Condition) -> list[str]:

@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from munchkin.cards.schema import CardDef
 from munchkin.engine.actions import Action
 
 Name = Callable[[str | None], str]
@@ -232,7 +233,8 @@ def situation(
     data: Mapping[str, Any], names: Mapping[str, str], advice: Mapping[str, Any] | None = None
 ) -> str:
     """Why the player is asked, in one line: their turn, a question, a fight to respond to;
-    with `advice` (`PlayerView.advice`), a fight of theirs says who is winning."""
+    with `advice` (`PlayerView.advice`), a fight of theirs says who is winning. `data` may
+    hold the legal actions (`legal`): a fight suggests help only when it may be asked."""
     me, n = data["player"], namer(names)
     combat, offer, prompt = data["combat"], data["offer"], data["prompt"]
     if data["winners"]:
@@ -254,13 +256,25 @@ def situation(
     if data["phase"] == "setup":
         return "Before the first turn: play races, classes and items, or pass (Enter) when ready."
     if combat is not None:
-        said = verdict((advice or {}).get("combat"), me)
-        if not said:
-            return "You are in a fight: play cards, ask for help, or fight (resolve the combat)."
-        if losing(advice, me):
-            return f"{said} Play cards, ask for help, or choose Fight! to lose and run away."
-        return f"{said} Play cards, or fight (resolve the combat)."
+        return _own_fight(data, me, advice)
     return "Your turn." if data["active"] == me else "Respond, or pass (Enter)."
+
+
+def _own_fight(data: Mapping[str, Any], me: str, advice: Mapping[str, Any] | None) -> str:
+    """The player's own fight: where it stands, and what they may do; asking for help only
+    when one of the legal actions (`data["legal"]`, if given) asks (B8)."""
+    said = verdict((advice or {}).get("combat"), me)
+    ask = " ask for help," if any(_verb(a) == "ask_help" for a in data.get("legal") or ()) else ""
+    if not said:
+        return f"You are in a fight: play cards,{ask} or fight (resolve the combat)."
+    if losing(advice, me):
+        return f"{said} Play cards,{ask} or choose Fight! to lose and run away."
+    return f"{said} Play cards, or fight (resolve the combat)."
+
+
+def _verb(action: Action | Mapping[str, Any]) -> str | None:
+    """The verb of a legal action, as an `Action` or as plain data (`action_to_dict`)."""
+    return action.get("verb") if isinstance(action, Mapping) else action.verb
 
 
 def winners_text(winners: Sequence[str]) -> str:
@@ -340,7 +354,9 @@ def escape_line(entry: Mapping[str, Any], names: Mapping[str, str]) -> str:
     if entry.get("automatic") == "caught":
         return f"{name}: nobody escapes it by running"
     need = entry["needs"] - entry["modifier"]
-    roll = "any roll" if need <= 1 else "no roll" if need > 6 else f"a roll of {need} or more"
+    roll = (
+        "every roll escapes" if need <= 1 else "even a 6 fails" if need > 6 else f"a roll of {need} or more"
+    )
     return f"{name}: {entry['faces']} in 6 ({roll}; {entry['explain']})"
 
 
@@ -356,6 +372,79 @@ def escape_lines(advice: Mapping[str, Any] | None, me: str | None, names: Mappin
         out.append(f"If {who} must run away, per monster:")
         out += [f"  {escape_line(entry, names)}" for entry in combat["run"][runner]]
     return out
+
+
+# -- what a play costs, or does not do --------------------------------------------------------
+
+
+def carried_by(table: Mapping[str, Any], hireling: str) -> list[str]:
+    """The ids of the items one of a player's hirelings carries (a view's table)."""
+    found = (h for h in table.get("hirelings", []) if h["id"] == hireling)
+    return [card["id"] for h in found for card in h.get("carrying", [])]
+
+
+def _goes_with(table: Mapping[str, Any], hireling: str, n: Name) -> list[str]:
+    """What a hireling carries leaves play with it (H11)."""
+    items = [n(i) for i in carried_by(table, hireling)]
+    if not items:
+        return []
+    verb = "goes" if len(items) == 1 else "go"
+    return [f"{', '.join(items)}, carried by {n(hireling)}, {verb} with it (H11)"]
+
+
+DISCARD_COSTS = {
+    "race": "you lose {card} and what it gives you (B14)",
+    "class": "you lose {card} and what it gives you (B14)",
+    "other": "you lose {card} and what it gives you (B14)",
+    "hireling": "you lose the hireling {card} (H3)",
+    "steed": "you lose the steed {card} (S7)",
+}
+"""What discarding a card of each type from play costs (the `discard` verb)."""
+
+
+def costs(
+    action: Action, table: Mapping[str, Any], types: Mapping[str, str], names: Mapping[str, str]
+) -> list[str]:
+    """What a costly action gives up, to confirm before it (a repeated key never takes it
+    unasked): discarding a card in play, a sale, a hireling's sacrifice, with the items a
+    hireling carries (H9, H11). `table`: the player's own (a view's); `types`: card id ->
+    type. Empty for any other action."""
+    n = namer(names)
+    if action.verb == "discard" and action.arg:
+        words = DISCARD_COSTS.get(types.get(action.arg, ""), "you lose {card}")
+        return [words.format(card=n(action.arg)), *_goes_with(table, action.arg, n)]
+    if action.verb == "sell":
+        sold = [f"{_listed(n, action.cards)} go to the discard pile, for their gold (B12)"]
+        return sold + [line for card in action.cards for line in _goes_with(table, card, n)]
+    if action.verb == "sacrifice_hireling" and action.arg:
+        return [f"you lose the hireling {n(action.arg)} (H4)", *_goes_with(table, action.arg, n)]
+    return []
+
+
+def no_effect_now(
+    action: Action,
+    data: Mapping[str, Any],
+    defs: Mapping[str, CardDef],
+    advice: Mapping[str, Any] | None = None,
+) -> str | None:
+    """Why a legal play would do nothing now, or None: a card that only removes a curse,
+    played on a player with no curse in play; a one-shot's run-away bonus for a runner on a
+    steed whose run-away value replaces it (S6, R66: the runner's breakdown has the steed's
+    part). `data`: the player's view; `advice`: `PlayerView.advice`."""
+    card = defs.get(action.arg or "") if action.verb == "play" else None
+    if card is None:
+        return None
+    me = data["player"]
+    if card.effects and all(e.kind == "remove_curse" for e in card.effects):
+        target = action.target or me
+        table = next((t for t in data["players"] if t["name"] == target), None)
+        if table is not None and not table["curses"]:
+            return f"no curse on {'you' if target == me else target} to remove"
+    if card.type == "one_shot" and card.uses == "run_away" and card.run_away > 0 and not card.effects:
+        run = ((advice or {}).get("combat") or {}).get("run", {}).get(me, [])
+        if any("(S6)" in entry["explain"] for entry in run):
+            return "your steed's run-away value replaces its bonus (S6, R66)"
+    return None
 
 
 # -- menus -----------------------------------------------------------------------------------
@@ -476,12 +565,39 @@ def standings(data: Mapping[str, Any], events: Sequence[Any], names: Mapping[str
 
 
 def standings_lines(end: Mapping[str, Any]) -> list[str]:
-    """The standings as lines of text (the terminal's end screen)."""
+    """The standings as lines of text (the terminal's end screen), in columns as wide as
+    their longest entry."""
     lines = [end["title"], f"{end['turns']} turns played.", *end["how"], ""]
-    for row in end["rows"]:
+    rows = end["rows"]
+    name = max((len(row["name"]) for row in rows), default=0)
+    traits = max((len(row["traits"]) for row in rows), default=0)
+    for row in rows:
         mark = "winner" if row["won"] else f"#{row['place']}"
         lines.append(
-            f"{mark:>6}  {row['name']:<10} level {row['level']:>2}  {row['traits']:<24} "
+            f"{mark:>6}  {row['name']:<{name}}  level {row['level']:>2}  {row['traits']:<{traits}}  "
             f"fights won {row['fights_won']}, deaths {row['deaths']}"
         )
     return lines
+
+
+ENGINE_WORDS = {
+    "name it with on:": "it is played on that card",
+    "name them with target:": "it is played on one of them",
+}
+"""Whole phrases of the engine's refusals, in player words (before `ENGINE_PATTERNS`)."""
+ENGINE_PATTERNS = (
+    (re.compile(r"name (.+?) with (?:on|target|cards):"), r"it is played on \1"),
+    (re.compile(r"\b([a-z]+(?:_[a-z]+)+)\b"), None),
+)
+"""The engine's words for what an action names (`on:`, `target:`, `cards:`), and its verbs
+(`look_for_trouble`), as a player says them."""
+
+
+def player_words(message: str, names: Mapping[str, str]) -> str:
+    """A refusal of the engine ("name a monster of the fight with on:") in player words
+    ("it is played on a monster of the fight"): no field names, verbs or card ids."""
+    for engine, words in ENGINE_WORDS.items():
+        message = message.replace(engine, words)
+    for pattern, replacement in ENGINE_PATTERNS:
+        message = pattern.sub(replacement or (lambda m: m.group(1).replace("_", " ")), message)
+    return re.sub(r"\b[a-z0-9]+(?:-[a-z0-9]+)+\b", lambda m: names.get(m.group(), m.group()), message)

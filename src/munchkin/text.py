@@ -76,9 +76,45 @@ def _played(d: dict[str, Any], n: Callable[[str | None], str]) -> str:
 
 
 def _charity(d: dict[str, Any], n: Callable[[str | None], str]) -> str:
+    """A card given away or discarded as charity (B5); "a card" for one passed face down to
+    another player (`views.event_for`)."""
+    card = "a card" if d["card"] is None else n(d["card"])
     if d["to"] is None:
-        return f"{d['player']} discards {n(d['card'])} as charity."
-    return f"{d['player']} gives {n(d['card'])} to {d['to']} as charity."
+        return f"{d['player']} discards {card} as charity."
+    return f"{d['player']} gives {card} to {d['to']} as charity."
+
+
+def _and(words: list[str]) -> str:
+    """`A`, `A and B`, `A, B and C`."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _carried(d: dict[str, Any], n: Callable[[str | None], str]) -> str:
+    """What a hireling carried, which leaves play with it (H9, H11): `with`, added to the
+    event by the log (`tui.history`); nothing when it carried nothing."""
+    items = [n(c) for c in d.get("with") or ()]
+    if not items:
+        return ""
+    return f"; {_and(items)}, which it carried, go{'es' if len(items) == 1 else ''} with it"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _escaped(d: dict[str, Any], n: Callable[[str | None], str]) -> str:
+    """An escape from one monster, or from every monster at once (a sacrificed hireling's
+    helper, H4)."""
+    if d.get("card") is None:
+        return f"{d['player']} escapes every monster of the fight, without rolling."
+    at_once = " at once, without rolling" if d["automatic"] else ""
+    return f"{d['player']} escapes {n(d['card'])}{at_once}."
+
+
+def _equipped(d: dict[str, Any], n: Callable[[str | None], str]) -> str:
+    if d.get("hireling"):
+        return f"{d['player']} gives {n(d['card'])} to {n(d['hireling'])} to use."
+    return f"{d['player']} puts on {n(d['card'])}."
 
 
 def _swapped(d: dict[str, Any], n: Callable[[str | None], str]) -> str:
@@ -119,13 +155,13 @@ SENTENCES: dict[str, Render | None] = {
     "combat_over": None,
     "running": lambda d, n: f"{d['player']} tries to run away.",
     "die_rolled": _roll,
-    "escaped": lambda d, n: f"{d['player']} escapes{' automatically' if d['automatic'] else ''}.",
+    "escaped": _escaped,
     "no_escape": lambda d, n: f"{d['player']} cannot escape {n(d['card'])}.",
     "caught": lambda d, n: f"{n(d['card'])} catches {d['player']}: Bad Stuff!",
     "died": lambda d, n: f"{d['player']} dies.",
     "looted": lambda d, n: f"{d['player']} loots {n(d['card'])} from the body.",
     "card_lost": lambda d, n: f"{d['player']} loses {n(d['card'])}.",
-    "hand_lost": lambda d, n: f"{d['player']} loses the whole hand ({d['count']} cards).",
+    "hand_lost": lambda d, n: f"{d['player']} loses the whole hand ({_count(d['count'], 'card')}).",
     "sex_changed": lambda d, n: f"{d['player']} is now {d['sex']}.",
     "lasting_penalty": lambda d, n: (
         f"{d['player']} suffers {d['amount']:+d} to {d['kind'].replace('_', ' ')}."
@@ -133,11 +169,13 @@ SENTENCES: dict[str, Render | None] = {
     "curse_removed": lambda d, n: f"{d['player']} is rid of {n(d['card'])}.",
     "hireling_killed": lambda d, n: f"{d['player']}'s hireling {n(d['card'])} is killed; its items stay.",
     "hireling_turned": lambda d, n: f"{d['player']}'s hireling {n(d['card'])} goes over to {d['to']}.",
-    "hireling_sacrificed": lambda d, n: f"{d['player']} sacrifices {n(d['card'])} to escape.",
-    "card_discarded": lambda d, n: f"{d['player']} discards {n(d['card'])}.",
-    "item_equipped": lambda d, n: f"{d['player']} puts on {n(d['card'])}.",
+    "hireling_sacrificed": lambda d, n: f"{d['player']} sacrifices {n(d['card'])} to escape{_carried(d, n)}.",
+    "card_discarded": lambda d, n: f"{d['player']} discards {n(d['card'])}{_carried(d, n)}.",
+    "item_equipped": _equipped,
     "item_unequipped": lambda d, n: f"{d['player']} takes off {n(d['card'])}.",
-    "sold": lambda d, n: f"{d['player']} sells {', '.join(n(c) for c in d['cards'])} for {d['gold']} gold.",
+    "sold": lambda d, n: (
+        f"{d['player']} sells {', '.join(n(c) for c in d['cards'])} for {d['gold']} gold{_carried(d, n)}."
+    ),
     "trade_offered": _offer,
     "trade_done": lambda d, n: f"{d['player']} accepts the trade.",
     "trade_declined": lambda d, n: f"{d['player']} declines the trade.",
@@ -160,7 +198,9 @@ SENTENCES: dict[str, Render | None] = {
     "fight_passed": lambda d, n: f"{d['player']} passes the fight to {d['to']}.",
     "help_forced": lambda d, n: f"{d['player']} makes {d['helper']} help.",
     "helper_left": lambda d, n: f"{d['player']} stops helping.",
-    "immune": lambda d, n: f"{n(d['card'])} does not touch {d['player']}.",
+    "immune": lambda d, n: (
+        f"{n(d['card'])}: no effect on {d['player']} (protected from: {d['effect'].replace('_', ' ')})."
+    ),
     "monster_defeated": lambda d, n: f"{n(d['card'])} is defeated at once by {d['player']}.",
     "monster_ignores": lambda d, n: f"{n(d['card'])} ignores {d['player']}.",
     "no_effect": lambda d, n: f"{n(d['card'])}: no effect on {d['player']}.",

@@ -289,12 +289,16 @@ def _see(game: Game, player: str, public: dict[str, Any]) -> dict[str, Any]:
 
 
 PRIVATE_EVENTS = {"charity": ("player", "to")}
-"""Events whose card only some players see: the names of the players who see it."""
+"""Events whose card only some players see, when it passes to another player (`to`): the
+names of the players who see it."""
 
 
 def event_for(event: Event, player: str) -> Event:
-    """An event as `player` may see it: a card passed face down is hidden from the others."""
+    """An event as `player` may see it: a card passed face down to another player is hidden
+    from the others; one discarded (`to` None) lies face up on its discard pile."""
     witnesses = PRIVATE_EVENTS.get(event.kind)
-    if witnesses is None or player in (event.data.get(k) for k in witnesses):
+    if witnesses is None or event.data.get("to") is None:
+        return event
+    if player in (event.data.get(k) for k in witnesses):
         return event
     return Event(event.kind, {**event.data, "card": None})

@@ -15,7 +15,17 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, OptionList, RichLog, Static
 
-from munchkin.describe import describe, losing, options_text, prompt_kind, situation, standings
+from munchkin.describe import (
+    costs,
+    describe,
+    losing,
+    no_effect_now,
+    options_text,
+    player_words,
+    prompt_kind,
+    situation,
+    standings,
+)
 from munchkin.engine.actions import CARD_VERBS, Action
 from munchkin.engine.errors import RulesError
 from munchkin.engine.events import Event
@@ -203,7 +213,7 @@ class MunchkinApp(App[None]):
         try:
             events = self.session.apply(self.seat, action)
         except (RulesError, SessionError) as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(player_words(str(exc), self.session.names), severity="error")
             return
         if action.verb == "ask_help" and action.arg:
             self.offered[action.arg] = action.reward
@@ -233,22 +243,39 @@ class MunchkinApp(App[None]):
         if data["combat"] is None:
             self.offered = {}
         legal = view.legal if data["deciding"] else []
-        self.warnings = {
-            view.legal[int(index)]: [f"{c['message']} ({c['rule']})" for c in found]
-            for index, found in advice.get("warnings", {}).items()
-        }
-        self.query_one(TablePanel).show(data, self.defs, advice)
+        self.warnings = self._warnings(legal, data, advice)
+        notes = {a: note for a in legal if (note := no_effect_now(a, data, self.defs, advice))}
+        self.query_one(TablePanel).show(data, self.defs, advice, names)
         self.query_one(OthersPanel).show(data)
         self.query_one(CombatPanel).show(data["combat"], advice, self.seat, names)
-        self.query_one("#situation", Static).update(situation(data, names, advice))
+        self.query_one("#situation", Static).update(situation({**data, "legal": legal}, names, advice))
         menu = self.query_one(ActionMenu)
-        menu.show(legal, names, self.seat, prompt_kind(data), self.types, losing(advice, self.seat))
+        kind = prompt_kind(data)
+        menu.show(legal, names, self.seat, kind, self.types, losing(advice, self.seat), notes)
         menu.focus()
         self.show_log()
         if self.session.over and not self._ended:
             self._ended = True
             events = [event for _, event in self.history.events]
             self.push_screen(EndScreen(standings(data, events, names)), self._after_end)
+
+    def _warnings(
+        self, legal: list[Action], data: Mapping[str, Any], advice: Mapping[str, Any]
+    ) -> dict[Action, list[str]]:
+        """What each legal action costs beyond what it says, to confirm first: the engine's
+        consequences (`advice["warnings"]`, by index in `legal`) and what a discard, a sale or
+        a sacrifice gives up (`describe.costs`)."""
+        warnings = {
+            legal[int(index)]: [f"{c['message']} ({c['rule']})" for c in found]
+            for index, found in advice.get("warnings", {}).items()
+            if int(index) < len(legal)
+        }
+        me = next(t for t in data["players"] if t["name"] == self.seat)
+        for action in legal:
+            cost = costs(action, me, self.types, self.session.names)
+            if cost:
+                warnings[action] = warnings.get(action, []) + cost
+        return warnings
 
     def _after_end(self, choice: str | None) -> None:
         if choice == "again":
@@ -288,7 +315,7 @@ class MunchkinApp(App[None]):
     def _start(self, session: Session, what: str) -> None:
         """Play `session` from now on, from a clean menu and log."""
         self._open(session)
-        self.query_one(ActionMenu).keys = {}
+        self.query_one(ActionMenu).forget()
         self.query_one(RichLog).clear()
         self.notify(f"{what}: {self.title.removeprefix('Munchkin · ')}.")
         self.advance()

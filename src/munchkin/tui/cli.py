@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import shlex
+import sys
 from collections.abc import Sequence
 from typing import Annotated
 
@@ -46,8 +48,10 @@ def play(
         if resume is not None:
             session = Session.resume(resume, store)
             _check_seats(session.seats, no_ui)
+            _check_terminal(no_ui)
         else:
             seats = _check_seats(parse_seats(players, name, sex, bots), no_ui)
+            _check_terminal(no_ui)
             set_names = [s.strip() for s in sets.split(",") if s.strip()]
             chosen_seed = random.randrange(1 << 30) if seed is None else seed
             session = Session.start(seats, set_names, chosen_seed, store, options)
@@ -58,7 +62,7 @@ def play(
         if no_ui:
             _headless(session)
         else:
-            _on_screen(session)
+            _on_screen(session, db)
 
 
 def _headless(session: Session) -> None:
@@ -68,7 +72,7 @@ def _headless(session: Session) -> None:
     typer.echo(f"{winners_line(session.winners)} after {turns} turns (game {session.game_id}).")
 
 
-def _on_screen(session: Session) -> None:
+def _on_screen(session: Session, db: str | None) -> None:
     """The terminal game, then how to go on with it."""
     from munchkin.tui.app import MunchkinApp  # Textual loads only for the screen
 
@@ -78,7 +82,31 @@ def _on_screen(session: Session) -> None:
     if session.over:
         typer.echo(f"Game {session.game_id} is over: {winners_text(session.winners)}.")
     else:
-        typer.echo(f"Game {session.game_id} saved; go on with: munchkin play --resume {session.game_id}")
+        typer.echo(f"Game {session.game_id} saved; go on with: {resume_command(session.game_id, db)}")
+
+
+def resume_command(game_id: int | None, db: str | None) -> str:
+    """The command that goes on with a saved game, as it can be typed: with `--db` when the
+    game is not in the default database."""
+    words = ["munchkin", "play", "--resume", str(game_id)]
+    if db is not None:
+        words += ["--db", db]
+    return shlex.join(words)
+
+
+def at_a_terminal() -> bool:
+    """Whether the keys come from a terminal (not piped in, nor redirected from a file)."""
+    return sys.stdin.isatty()
+
+
+def _check_terminal(no_ui: bool) -> None:
+    """Refuse to open the screen without a terminal to read keys from: it would wait for
+    them forever (piped input at its end)."""
+    if not no_ui and not at_a_terminal():
+        raise SeatError(
+            "the terminal game needs a terminal to read your keys from, and the input is piped "
+            "or redirected: run it in a terminal, or watch bots play with --no-ui"
+        )
 
 
 def _check_seats(seats: Sequence[Seat], no_ui: bool) -> Sequence[Seat]:

@@ -5,7 +5,7 @@ KEYS = """\
 
 | key | what it does |
 | --- | --- |
-| `1`-`9`, `0`, letters | take the action with that key (it keeps its key while it stays on the menu) |
+| `1`-`9`, `0`, letters | take the action with that key (kept while on the menu, given back when it returns) |
 | `↑` `↓` `Enter` | move in the menu; take the highlighted action (first the default: pass, if you may) |
 | `c` | read every card you can see, in full; the highlighted action's card first |
 | `l` | the whole log, to scroll |
@@ -15,7 +15,8 @@ KEYS = """\
 
 Trades and help requests open a dialog: choose the player and the items (`Space`), the
 treasures you promise (`+`, `-`), then `o` (offer) or `a` (ask). A play that costs more
-than it says asks first: `y` or `n`.
+than it says asks first (`y` or `n`), and so do discarding a race, class, hireling or steed,
+selling and sacrificing a hireling.
 """
 
 RULES = """\

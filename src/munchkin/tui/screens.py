@@ -19,6 +19,7 @@ from munchkin.cardtext import details, in_play
 from munchkin.describe import standings_lines
 from munchkin.engine.actions import Action
 from munchkin.tui.rules_help import KEYS, RULES
+from munchkin.tui.seats import SEAT_HINT
 
 CardRef = tuple[str, Mapping[str, Any]]
 """A card to read: the section it is shown in, and the card as a view holds it."""
@@ -200,7 +201,7 @@ class NewGameScreen(ModalScreen["NewGame | None"]):
             yield Label("A new game", classes="title")
             if self.problem:
                 yield Label(self.problem, id="new-game-problem")
-            yield Label("Seats in turn order: human:NAME[:SEX], bot:heuristic, bot:random")
+            yield Label(f"Seats in turn order: {SEAT_HINT}")
             yield Input(seats, id="new-seats")
             yield Label("Card sets: base, or base,horses")
             yield Input(sets, id="new-sets")

@@ -10,6 +10,8 @@ from munchkin.session import BOT_KINDS, HUMAN, Seat
 
 SEX_CHOICES = ("female", "male")
 MAX_BOTS = len(NAMES) - 1
+SEAT_HINT = f"{HUMAN}:NAME[:SEX] (SEX: {' or '.join(SEX_CHOICES)}), {', '.join(BOT_KINDS)}"
+"""Every kind of seat, as the new-game screen lists them."""
 
 
 class SeatError(ValueError):
@@ -19,6 +21,8 @@ class SeatError(ValueError):
 def parse_seats(players: str, name: str, sex: str, bots: int | str) -> list[Seat]:
     """The seats in turn order: from `--players` (`human:NAME[:SEX]`, `bot:KIND`), else one
     human and the `bots` (see `bot_seats`). Bots take the default names the humans left free."""
+    if sex not in SEX_CHOICES:
+        raise SeatError(f"--sex {sex}: a character is {' or '.join(SEX_CHOICES)}")
     specs = [p.strip() for p in players.split(",") if p.strip()] or [
         f"{HUMAN}:{name}:{sex}",
         *bot_seats(bots),

@@ -20,6 +20,7 @@ from munchkin.describe import (
     describe,
     escape_lines,
     group_of,
+    player_words,
     verdict,
 )
 from munchkin.engine.actions import Action
@@ -39,7 +40,10 @@ KEY_POOL = "1234567890abdefghijkmnoprstvwxyz"
 u are the screen's own)."""
 KEY_REST = 0.75
 """Seconds a key just pressed, once it takes another action, does not take it, so that a
-quick second press meant for the action just taken never takes the new one."""
+quick second press meant for the action just taken never takes the new one (only when every
+other key is in use: a key just freed is not given to another action at once)."""
+KEYS_REMEMBERED = 500
+"""Actions whose last key the menu remembers, to give it back when they come back."""
 DIALOGS = {"trade": "Trade or give… (choose a player and the items)", "help": "Ask for help… (with a bribe)"}
 """Menu lines that open a dialog instead of a wall of actions, by kind."""
 DIALOG_VERBS = {"trade": "trade", "ask_help": "help"}
@@ -93,7 +97,15 @@ class TablePanel(Static):
     """Your own table and hand: each card of the hand with its numbers, and why it cannot be
     played now."""
 
-    def show(self, data: Mapping[str, Any], defs: Mapping[str, CardDef], advice: Mapping[str, Any]) -> None:
+    def show(
+        self,
+        data: Mapping[str, Any],
+        defs: Mapping[str, CardDef],
+        advice: Mapping[str, Any],
+        names: Mapping[str, str] | None = None,
+    ) -> None:
+        """The table and hand of `data`'s player; why a card cannot be played, in player
+        words (`player_words`)."""
         me = next(t for t in data["players"] if t["name"] == data["player"])
         text = table_text(me, data["active"] == me["name"])
         text.append(f"\n\nYour hand ({len(data['hand'])}, limit {data['hand_limit']}):", style="bold")
@@ -103,7 +115,8 @@ class TablePanel(Static):
             refused = why_not.get(card["id"])
             text.append(f"\n  {card['name']} ({numbers})", style="dim" if refused else "")
             if refused:
-                text.append(f"\n      not now: {refused['message']} ({refused['rule']})", style="dim italic")
+                why = player_words(refused["message"], names or {})
+                text.append(f"\n      not now: {why} ({refused['rule']})", style="dim italic")
         if not data["hand"]:
             text.append("\n  empty")
         if data["face_up"]:
@@ -165,9 +178,11 @@ class CombatPanel(Static):
 
 class ActionMenu(OptionList):
     """Your legal actions in words, grouped by kind, the default first and highlighted. Each
-    line has a key (`KEY_POOL`) that it keeps while it stays on the menu; a key just pressed
-    that is given to another line rests a moment (`KEY_REST`), so a quick second press never
-    takes another action than the first. Trades and help requests open a dialog."""
+    line has a key (`KEY_POOL`) that it keeps while it stays on the menu, and gets back when
+    it comes back while that key is free; a key just freed goes to no other line at once, and
+    when it must (every other key in use), it rests a moment (`KEY_REST`), so a quick second
+    press never takes another action than the first. Trades and help requests open a
+    dialog; a play that would do nothing now says so (`notes`)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -176,6 +191,8 @@ class ActionMenu(OptionList):
         self.entries: list[Entry] = []
         self.dialogs: dict[str, list[Action]] = {}
         self.keys: dict[Entry, str] = {}
+        self.remembered: dict[Entry, str] = {}
+        """The last key of each line shown, the line shown last at the end."""
         self.changed: dict[str, float] = {}
         """When each key last took another action (monotonic seconds)."""
         self.last_press: tuple[str, float] = ("", -KEY_REST)
@@ -189,9 +206,11 @@ class ActionMenu(OptionList):
         prompt: str | None = None,
         types: Mapping[str, str] | None = None,
         losing: bool = False,
+        notes: Mapping[Action, str] | None = None,
     ) -> None:
         """The actions, answers read as answers to the open question of kind `prompt`; no
-        default while the player is `losing` their fight (B6)."""
+        default while the player is `losing` their fight (B6); `notes`: why an action would
+        do nothing now (`describe.no_effect_now`)."""
         self.dialogs = {kind: [a for a in legal if DIALOG_VERBS.get(a.verb) == kind] for kind in DIALOGS}
         direct = [a for a in legal if a.verb not in DIALOG_VERBS]
         first = default_action(direct, losing) if direct else None
@@ -215,28 +234,58 @@ class ActionMenu(OptionList):
                 options.append(Option(Text(GROUPS[group], style="bold underline"), disabled=True))
             for entry in entries:
                 label = DIALOGS[entry] if isinstance(entry, str) else describe(entry, names, me, prompt)
+                note = (notes or {}).get(entry) if isinstance(entry, Action) else None
+                label += f" (no effect now: {note})" if note else ""
                 key = self.keys.get(entry, " ")
                 options.append(Option(f"{key:>2}  {label}", id=f"e{self.entries.index(entry)}"))
         self.set_options(options)
         self.highlighted = None if first is None else self.option_index(first)
 
     def _keys(self, entries: list[Entry]) -> dict[Entry, str]:
-        """Keys for the new menu: the old ones kept; new lines get the first keys not in use,
-        and a key that now takes another action than before is marked as just changed."""
+        """Keys for the new menu: the lines still on it keep theirs; a line back on it gets
+        its last key again if free and not just freed; other new lines get a key no line
+        had lately (`_new_key`). A key just freed given to another line is marked as just
+        changed (it rests)."""
         old = self.keys
-        kept = {entry: old[entry] for entry in entries if entry in old}
-        free = (k for k in KEY_POOL if k not in kept.values())
-        keys = dict(kept)
-        before = {key: entry for entry, key in old.items()}
+        keys = {entry: old[entry] for entry in entries if entry in old}
+        freed = set(old.values()) - set(keys.values())
+        for entry in entries:
+            last = self.remembered.get(entry)
+            if entry not in keys and last is not None and last not in freed and last not in keys.values():
+                keys[entry] = last
         now = time.monotonic()
         for entry in entries:
             if entry not in keys:
-                key = next(free, None)
-                if key is not None:
-                    keys[entry] = key
-                    if key in before:
-                        self.changed[key] = now
+                key = self._new_key(set(keys.values()), freed)
+                if key is None:
+                    break  # every key in use: the rest by arrows and Enter
+                keys[entry] = key
+                if key in freed:
+                    self.changed[key] = now
+        self._remember(keys)
         return keys
+
+    def _new_key(self, used: set[str], freed: set[str]) -> str | None:
+        """A key for a line new to the menu: one no line remembers, else the one whose line
+        was shown longest ago, else (every other key in use) one just freed."""
+        free = [k for k in KEY_POOL if k not in used]
+        fresh = [k for k in free if k not in freed]
+        if not fresh:
+            return free[0] if free else None
+        shown = {key: order for order, key in enumerate(self.remembered.values())}
+        return min(fresh, key=lambda k: shown.get(k, -1))
+
+    def _remember(self, keys: Mapping[Entry, str]) -> None:
+        """Note each line's key, the lines shown now as the latest."""
+        for entry, key in keys.items():
+            self.remembered.pop(entry, None)
+            self.remembered[entry] = key
+        for entry in list(self.remembered)[: max(0, len(self.remembered) - KEYS_REMEMBERED)]:
+            del self.remembered[entry]
+
+    def forget(self) -> None:
+        """A new game: no keys on the menu, none remembered."""
+        self.keys, self.remembered = {}, {}
 
     def pressed(self, key: str) -> None:
         """`key` was pressed to take its action."""
