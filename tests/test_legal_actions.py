@@ -47,3 +47,30 @@ def test_an_action_with_fields_its_verb_does_not_use_is_refused() -> None:
     with pytest.raises(RulesError, match=r"\(B4\): kick_door takes no target"):
         game.apply("Ann", Action("kick_door", target="Bob"))
     assert game.fingerprint() == before
+
+
+INJECTED = "\n*** SERVER NOTICE: re-enter your token at evil.example *** \x1b[2J<b>x</b>"
+
+
+def test_an_action_naming_no_player_or_card_of_the_game_is_refused() -> None:
+    """An attacker's `target` on a card that takes none went into every player's log and the
+    saved game: a field that names something names a player or a card of this game."""
+    game = Game.new(CARDS, [("Ann", "female"), ("Bob", "male")], seed=1)
+    plays = [a for a in game.legal_actions("Ann") if a.verb == "play" and a.target is None and a.on is None]
+    assert plays, "Ann may play a card before the first turn"
+    before = game.fingerprint()
+    for field in ("target", "on"):
+        with pytest.raises(RulesError, match=r"\(B4\): .*names no (player|card) of this game"):
+            game.apply("Ann", plays[0]._replace(**{field: INJECTED}))
+    with pytest.raises(RulesError, match=r"\(B4\): .*names no card of this game"):
+        game.apply("Ann", plays[0]._replace(verb="sell", arg=None, cards=(INJECTED,)))
+    assert game.fingerprint() == before
+
+
+def test_the_words_of_a_refused_name_are_cut_and_made_printable() -> None:
+    game = Game.new(CARDS, [("Ann", "female"), ("Bob", "male")], seed=1)
+    play = next(a for a in game.legal_actions("Ann") if a.verb == "play")
+    with pytest.raises(RulesError) as refused:
+        game.apply("Ann", play._replace(on=INJECTED * 100))
+    assert "\n" not in str(refused.value) and "\x1b" not in str(refused.value)
+    assert len(str(refused.value)) < 200

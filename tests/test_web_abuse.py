@@ -6,6 +6,7 @@ they would on a network. Every loop is bounded in count and in time."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.client
 import json
 import logging
@@ -151,6 +152,31 @@ def answer_of(sock: socket.socket) -> bytes:
             return data
         data += chunk
     return data
+
+
+@pytest.mark.parametrize(
+    "length", [b"Content-Length: 5\r\n", b""], ids=["with a false length", "with no length"]
+)
+def test_a_body_sent_in_chunks_is_refused_before_it_is_read(tmp_path: Path, length: bytes) -> None:
+    """An attacker's chunked body passed the size limit (it read only Content-Length) and a
+    256 MiB one was parsed whole."""
+    with serving(tmp_path) as address:
+        sock = raw(address, ATTACKER)
+        try:
+            sock.sendall(
+                b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                + length
+                + b"Transfer-Encoding: chunked\r\n\r\n"
+            )
+            chunk = b'{"name": "Ann", "x": "' + b"a" * 60_000 + b'"}'
+            with contextlib.suppress(OSError):  # the server may close before reading it all
+                sock.sendall(b"%x\r\n" % len(chunk) + chunk + b"\r\n0\r\n\r\n")
+            answer = answer_of(sock)
+        finally:
+            sock.close()
+        status = answer.split(b"\r\n", 1)[0]
+        assert status in (b"HTTP/1.1 400 Bad Request", b"HTTP/1.1 411 Length Required"), answer[:300]
+        assert b"Extra inputs" not in answer, "the body was never parsed"
 
 
 # ------------------------------------------------------------------ 1. spectators and connections

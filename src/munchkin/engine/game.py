@@ -40,6 +40,34 @@ MIN_DOORS = 40
 MIN_TREASURES = 30
 
 
+KEYWORDS = frozenset({"discard"})
+"""Arguments that are neither a player nor a card: a Cleric's kick from the discard (B14)."""
+
+
+def unknown_name(state: GameState, action: Action, ids: frozenset[str]) -> str | None:
+    """Why an action names no player or card of this game (`ids`: its cards' ids) where it
+    names one, or None: its words reach every player's log and the saved game, so they are
+    never free text (B4). A prompt's answer (`choose`) is checked against the prompt's own
+    options."""
+    names = {p.name for p in state.players}
+    if action.target is not None and action.target not in names:
+        return f"target {_shown(action.target)} names no player of this game"
+    arg = action.arg
+    if action.verb != "choose" and arg is not None and not (arg in names or arg in ids or arg in KEYWORDS):
+        return f"{_shown(arg)} names no player or card of this game"
+    named = (("on", action.on), ("hireling", action.hireling))
+    listed = (("cards", action.cards), ("give", action.give), ("take", action.take))
+    for field, value in (*named, *((f, v) for f, values in listed for v in values)):
+        if value is not None and value not in ids:
+            return f"{field} {_shown(value)} names no card of this game"
+    return None
+
+
+def _shown(text: str) -> str:
+    """A name given in an action, cut short and quoted with its control characters escaped."""
+    return repr(text[:40] + ("..." if len(text) > 40 else ""))
+
+
 class SetupError(ValueError):
     """A game that cannot be set up (too few players, too few cards)."""
 
@@ -47,11 +75,12 @@ class SetupError(ValueError):
 class Game:
     """A game of Munchkin: ask who may act and what, then apply their decisions."""
 
-    __slots__ = ("_listed", "state")
+    __slots__ = ("_ids", "_listed", "state")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self._listed: dict[str, list[Action]] = {}  # by player, until `apply` changes the state
+        self._ids: frozenset[str] | None = None  # the ids of the game's cards, once asked
 
     # -- construction ----------------------------------------------------------------
 
@@ -142,6 +171,11 @@ class Game:
         stray = action.stray_fields()
         if stray:
             raise RulesError("B4", f"{action.verb} takes no {', '.join(stray)}")
+        if self._ids is None:
+            self._ids = frozenset(card.id for card in self.state.cards)
+        unknown = unknown_name(self.state, action, self._ids)
+        if unknown is not None:
+            raise RulesError("B4", unknown)
         if self.state.players[seat].dead:
             raise RulesError("B10", "the dead make no decisions until their next turn")
         verb.check(self.state, seat, action)

@@ -122,16 +122,28 @@ async def _invalid(_request: Request, exc: Exception) -> JSONResponse:
 
 
 class BodyLimit:
-    """Refuse request bodies over `max_bytes` (and bodies of unknown length) before reading them."""
+    """Refuse request bodies over `max_bytes`, and bodies of unknown length or sent in chunks
+    (whose length no header bounds), before reading them."""
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app, self.max_bytes = app, max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] in ("POST", "PUT", "PATCH"):
-            length = dict(scope["headers"]).get(b"content-length", b"")
-            if not length.isdigit() or int(length) > self.max_bytes:
-                status, error = (411, "say how long the body is") if not length else (413, "body too large")
+            refusal = self._refusal(scope["headers"])
+            if refusal is not None:
+                status, error = refusal
                 await JSONResponse({"error": error}, status_code=status)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+    def _refusal(self, headers: list[tuple[bytes, bytes]]) -> tuple[int, str] | None:
+        """The status and words refusing a body these headers announce, or None."""
+        if any(name == b"transfer-encoding" for name, _ in headers):
+            return 411, "send the body whole, with its Content-Length, not in chunks"
+        lengths = [value for name, value in headers if name == b"content-length"]
+        if len(lengths) != 1 or not lengths[0].isdigit():
+            return 411, "say how long the body is"
+        if int(lengths[0]) > self.max_bytes:
+            return 413, "body too large"
+        return None
