@@ -268,6 +268,17 @@ def test_one_address_has_only_a_few_games_waiting_to_start(tmp_path: Path) -> No
         assert create(address, OTHER)[0] == 201, "another address still creates games"
 
 
+def test_one_address_cannot_fill_the_server_with_started_games(tmp_path: Path) -> None:
+    """An attacker started all-human games (neither waiting nor bot-heavy) until the server's
+    cap refused every other address."""
+    with serving(tmp_path, max_tables=5, max_live_tables_per_address=2) as address:
+        for _ in range(2):
+            table(address, ["Ann", "Bob"], [], source=ATTACKER)
+        status, refused = create(address, ATTACKER)
+        assert status == 429 and "not finished" in refused["error"], refused
+        assert create(address, OTHER)[0] == 201, "another address still creates games"
+
+
 def test_tables_not_started_expire_even_after_a_restart_and_finished_games_leave(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -59,12 +59,15 @@ def serve(
     max_open_tables_per_address: int = _limit(
         DEFAULTS.max_open_tables_per_address, "Games not started yet that one address created."
     ),
+    max_live_tables_per_address: int = _limit(
+        DEFAULTS.max_live_tables_per_address, "Games not finished (waiting or in play) one address created."
+    ),
     max_bot_games_per_address: int = _limit(
         DEFAULTS.max_bot_games_per_address, "Games one address created with as many bots as humans, or more."
     ),
     requests_per_second: float = _limit(
         DEFAULTS.requests_per_second,
-        "Lobby requests (create, join, ready, start, free) per address and second.",
+        "Lobby requests (create, join, ready, start, free, close) per address and second.",
     ),
     request_burst: int = _limit(DEFAULTS.request_burst, "...and at once.", 1),
     lookups_per_second: float = _limit(
@@ -157,6 +160,7 @@ def serve(
         max_connections_per_seat=max_connections_per_seat,
         max_tables=max_tables,
         max_open_tables_per_address=max_open_tables_per_address,
+        max_live_tables_per_address=max_live_tables_per_address,
         max_bot_games_per_address=max_bot_games_per_address,
         requests_per_second=requests_per_second,
         request_burst=request_burst,

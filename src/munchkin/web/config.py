@@ -33,7 +33,7 @@ class WebConfig:
     message_burst: int = 40
     """...and how many it may send at once."""
     requests_per_second: float = 5.0
-    """Sustained lobby requests (create, join, ready, start, remove) one address may make..."""
+    """Sustained lobby requests (create, join, ready, start, free, close) one address may make..."""
     request_burst: int = 30
     lookups_per_second: float = 2.0
     """Sustained game-code lookups (`GET /api/games/CODE`, a WebSocket to `/ws/CODE`) one
@@ -43,6 +43,9 @@ class WebConfig:
     """Games kept open at once (lobby and in play); more are refused."""
     max_open_tables_per_address: int = 3
     """Games not started yet that one address may have created and not given up."""
+    max_live_tables_per_address: int = 20
+    """Games not finished (waiting or in play) that one address may have created: nobody
+    fills the server's `max_tables` alone."""
     max_bot_games_per_address: int = 2
     """Games, open or in play, that one address may have created with at least as many bot
     seats as human ones (with everyone away, bots play them alone)."""

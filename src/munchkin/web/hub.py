@@ -200,6 +200,12 @@ class Hub:
         if len(live) >= config.max_tables:
             raise LobbyError(503, "this server has too many games open; try again later")
         mine = [e for e in live if e.owner == address]
+        if len(mine) >= config.max_live_tables_per_address:
+            raise LobbyError(
+                429,
+                f"you have {config.max_live_tables_per_address} games not finished already: "
+                "finish one, or wait until one ends",
+            )
         if sum(e.table.status == OPEN for e in mine) >= config.max_open_tables_per_address:
             raise LobbyError(
                 429,
