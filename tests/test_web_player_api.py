@@ -12,8 +12,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from munchkin.cardtext import details
+from munchkin.session import Seat, Session
 from munchkin.store.store import load_cards
 from munchkin.tui.rules_help import RULES
+from munchkin.web import player_api
 from munchkin.web.app import create_app
 from munchkin.web.config import WebConfig
 from munchkin.web.lobby import OVER
@@ -51,6 +53,29 @@ def test_the_whole_log_is_read_as_the_seat_may_read_it(client: TestClient) -> No
     assert mine.status_code == theirs.status_code == 200
     assert isinstance(mine.json()["lines"], list) and isinstance(theirs.json()["lines"], list)
     assert client.post(f"/api/games/{code}/log", json={"token": "z" * 43}).status_code == 403
+
+
+def test_the_log_is_told_from_its_end_and_the_whole_log_has_a_bound(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An attacker's game of 60,000 decisions made every newcomer and every whole-log request
+    tell all of it, on the server's loop."""
+    ann, _ = started(client)
+    code = ann["code"]
+    room = client.app.state.hub.entry(code).room  # type: ignore[attr-defined]
+    bots = Session.start([Seat(name, "female", "bot:random") for name in ("Ann", "Bob", "Cid")], ("base",), 5)
+    while not bots.over:
+        bots.step_bots()
+    room.history = bots._run.events  # a whole game's events, in place of this one's few
+    for seat in ("Ann", None):
+        full = room.lines(seat, room.history)
+        assert len(full) > 3
+        for count in (1, 2, len(full) - 1, len(full), len(full) + 5):
+            assert room.last_lines(seat, count) == full[-count:]
+    whole = client.post(f"/api/games/{code}/log", json={"token": ann["token"]}).json()["lines"]
+    assert whole == room.lines("Ann", room.history)
+    monkeypatch.setattr(player_api, "WHOLE_LOG_LINES", 3)
+    assert client.post(f"/api/games/{code}/log", json={"token": ann["token"]}).json()["lines"] == whole[-3:]
 
 
 def test_play_again_makes_one_new_table_with_the_same_seats(client: TestClient) -> None:

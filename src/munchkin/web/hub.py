@@ -389,7 +389,7 @@ class Hub:
         assert room is not None
         if watcher.seat is not None:
             room.joined(watcher.seat)
-        watcher.game_changed(room.lines(watcher.seat, room.history)[-self.config.log_lines :])
+        watcher.game_changed(room.last_lines(watcher.seat, self.config.log_lines))
 
     def detach(self, entry: Entry, watcher: Watcher) -> None:
         entry.watchers.discard(watcher)

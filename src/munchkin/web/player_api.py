@@ -25,6 +25,9 @@ from munchkin.web.tokens import new_code
 
 router = APIRouter(prefix="/api")
 
+WHOLE_LOG_LINES = 10_000
+"""The most lines `whole_log` sends, the last ones (a whole game is a few thousand)."""
+
 
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -46,13 +49,14 @@ async def rules() -> dict[str, str]:
 
 @router.post("/games/{code}/log")
 async def whole_log(code: Code, body: MaybeSeated, hub: Limited) -> dict[str, Any]:
-    """Every line of the game's log so far, as the token's seat reads it (none: a spectator)."""
+    """Every line of the game's log so far, as the token's seat reads it (none: a spectator),
+    up to its last `WHOLE_LOG_LINES`."""
     entry = hub.entry(code)
     seat = None if body.token is None else entry.table.seats[hub.seat(entry, body.token)].name
     room = entry.room
     if room is None:
         return {"lines": []}
-    return {"lines": room.lines(seat, room.history)}
+    return {"lines": room.last_lines(seat, WHOLE_LOG_LINES)}
 
 
 @router.post("/games/{code}/again", status_code=201)

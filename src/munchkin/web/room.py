@@ -105,6 +105,9 @@ class Room:
         self.types = {card.id: card.type for card in cards}
         self.curses = frozenset(card.id for card in cards if card.type in CURSE_TYPES)
         self.history = with_no_effect([], history, self.curses)
+        self.told: dict[str | None, tuple[int, int, list[str]]] = {}
+        """Each audience's last lines as last told (`last_lines`): the history's length then,
+        how many, and the lines; a request again before the game moves costs nothing."""
         self.end: dict[str, Any] | None = None
         if session.over:
             self.end = end_of_game(session.view(session.seats[0].name).data, self.history, self.names)
@@ -133,6 +136,20 @@ class Room:
 
     def lines(self, seat: str | None, events: Sequence[Event]) -> list[str]:
         return tell(events, seat, self.names)
+
+    def last_lines(self, seat: str | None, count: int) -> list[str]:
+        """The log's last `count` lines as `seat` reads them, told from the fewest events that
+        hold them: a game of many decisions costs a newcomer no more than a short one."""
+        known = self.told.get(seat)
+        if known is not None and known[:2] == (len(self.history), count):
+            return known[2]
+        told = count
+        while True:
+            lines = self.lines(seat, self.history[-told:])
+            if len(lines) >= count or told >= len(self.history):
+                self.told[seat] = (len(self.history), count, lines[-count:])
+                return lines[-count:]
+            told *= 4
 
     async def listen(self, listener: Listener) -> None:
         """A connection from now on: the track of its seat (or the spectators') is kept up."""
