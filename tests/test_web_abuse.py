@@ -25,11 +25,14 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from munchkin.engine.actions import Action
 from munchkin.session import Seat, Session
 from munchkin.store import Store
+from munchkin.web import room as room_module
 from munchkin.web.config import WebConfig
 from munchkin.web.guard import address_key
 from munchkin.web.lobby import name_key
+from munchkin.web.protocol import Refusal
 from munchkin.web.room import Room
 from munchkin.web.server import background
+from positions import reach
 
 TIMEOUT = 10.0
 ATTACKER, OTHER, PLAYER, FRIEND = "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"
@@ -683,6 +686,47 @@ def test_seq_tells_nobody_that_a_bystander_was_asked() -> None:
     assert decided_dealt == decided_quiet + 1, "Bob answered once more with the hand he was dealt"
     assert dealt == quiet
     assert len(dealt) > 3 and dealt[-1][2].get("active", "Bob") == "Bob"
+
+
+def may_toggle_an_item(session: Session) -> bool:
+    """Ann's own turn, out of a fight, with an item she may stop using."""
+    data = session.view("Ann").data
+    legal = session.view("Ann").legal
+    return data["active"] == "Ann" and data["combat"] is None and any(a.verb == "unequip" for a in legal)
+
+
+async def toggles(monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, list[str]]:
+    """Ann takes an item off and puts it on again until the room refuses: the moves it took,
+    the refusal, and what she may still do."""
+    monkeypatch.setattr(room_module, "MOVES_PER_TURN", 10)
+    session = reach(may_toggle_an_item)
+    ann = Ann()
+    room = Room(session, [], [ann], 60.0, 600.0, lambda _room: None, None, (0.0, 0.0))
+    room.listen_now(ann)
+    room.joined("Ann")
+    item = next(a.arg for a in session.view("Ann").legal if a.verb == "unequip")
+    moves = 0
+    try:
+        for verb in ("unequip", "equip") * 20:
+            await room.act("Ann", Action(verb, item))
+            moves += 1
+    except Refusal as refused:
+        legal = [a.verb for a in session.view("Ann").legal]
+        onward = next(a for a in session.view("Ann").legal if a.verb not in ("equip", "unequip"))
+        await room.act("Ann", onward)
+        return moves, str(refused), legal
+    finally:
+        room.close()
+    raise AssertionError("the room never refused")
+
+
+def test_one_seat_cannot_grow_a_game_without_end_in_one_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An attacker toggled an item on and off 17 times a second, each a saved decision and a
+    log line, without end."""
+    moves, refused, legal = run(toggles(monkeypatch))
+    assert moves == 10
+    assert refused == "you made 10 moves this turn: go on with it (end it, or fight)"
+    assert "unequip" in legal, "the rules still allow it: the room alone refuses"
 
 
 # ------------------------------------------------------------------ 10. seats, names, lookups

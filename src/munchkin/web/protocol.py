@@ -25,7 +25,8 @@ Server to client:
   `ref` of this connection's last action taken.
 - `{"type": "refused", "code", "message", "ref"}`: a message that was not acted on; the
   server's own failures (`code` "server") are a plain sentence naming an error id, the
-  detail is in the server's log under that id.
+  detail is in the server's log under that id; `too_many`: a seat's 200th move of a turn
+  that could go on without end (equip, unequip, trade, ask for help: `room.FREE_MOVES`).
 
 The server closes a connection with a code and a reason of at most 123 bytes: 1000 (the game
 expired, left the lobby or was closed by its host), 1008 (a token that holds no seat, or a

@@ -54,6 +54,10 @@ STANDIN_SECONDS = 1.0
 RETRY_SECONDS = (0.5, 30.0)
 """A failed job is tried again after the first, doubling up to the second."""
 UNLIMITED = 1e9
+FREE_MOVES = frozenset({"equip", "unequip", "trade", "ask_help"})
+"""Moves a player may make again and again, undoing each other, without the game going on."""
+MOVES_PER_TURN = 200
+"""The most `FREE_MOVES` of one seat in one turn (a turn of play takes a few dozen)."""
 T = TypeVar("T")
 
 
@@ -105,6 +109,8 @@ class Room:
         self.types = {card.id: card.type for card in cards}
         self.curses = frozenset(card.id for card in cards if card.type in CURSE_TYPES)
         self.history = with_no_effect([], history, self.curses)
+        self.moves: Counter[str] = Counter()
+        """Each human's `FREE_MOVES` this turn."""
         self.told: dict[str | None, tuple[int, int, list[str]]] = {}
         """Each audience's last lines as last told (`last_lines`): the history's length then,
         how many, and the lines; a request again before the game moves costs nothing."""
@@ -244,6 +250,13 @@ class Room:
             return None
         return track.data if seat is None else {**track.data, "legal": track.legal}
 
+    def _check_moves(self, player: str, action: Action) -> None:
+        """A seat makes at most `MOVES_PER_TURN` moves of its own choosing (`FREE_MOVES`) in
+        one turn: each is saved and told, and the rules set them no bound."""
+        if action.verb in FREE_MOVES and self.moves[player] >= MOVES_PER_TURN:
+            words = f"you made {MOVES_PER_TURN} moves this turn: go on with it (end it, or fight)"
+            raise Refusal("too_many", words)
+
     async def act(self, player: str, action: Action, seen: Mapping[str, Any] | None = None) -> None:
         """A human's decision, made and saved in a worker thread; RulesError (nothing changed),
         StoreError (not saved: nothing changed) or Refusal if it cannot be taken: stale if the
@@ -253,11 +266,13 @@ class Room:
             await self._refresh(player)
             if seen is not None and self.current(player) != seen:
                 raise Refusal("stale", "the game has moved on since: look again")
+            self._check_moves(player, action)
             job = self._job((player,), lambda: self.session.apply(player, action), 0)
             outcome = await self._run(job)
             self._publish(outcome)
             if outcome.error is not None:
                 raise outcome.error
+            self.moves[player] += int(action.verb in FREE_MOVES)
             self.seats.standin_did.pop(player, None)  # told: they play their seat again
         self._wake()
 
@@ -329,6 +344,8 @@ class Room:
             self.bots.spend(outcome.bot_moves)
             self.changed_at = self.loop.time()
             events = with_no_effect(self.history[-50:], outcome.events, self.curses)
+            if any(event.kind == "turn_started" for event in events):
+                self.moves.clear()
             self.history += events
             self._tell_all(events)
             if self.over:
