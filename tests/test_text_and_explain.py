@@ -6,8 +6,10 @@ from munchkin.bots.random_bot import RandomBot
 from munchkin.cards.loader import load_builtin_sets
 from munchkin.cardtext import brief
 from munchkin.describe import (
+    describe,
     escape_line,
     player_words,
+    prompt_kind,
     situation,
     standings_lines,
     winners_line,
@@ -246,3 +248,105 @@ def test_the_standings_columns_line_up_whatever_the_names_and_traits() -> None:
     table = lines[-3:]
     for column in ("level", "fights won"):
         assert len({line.index(column) for line in table}) == 1, table
+
+
+def _table(levels: dict[str, int], dead: tuple[str, ...] = ()) -> list[dict[str, object]]:
+    return [{"name": name, "level": level, "dead": name in dead} for name, level in levels.items()]
+
+
+def _asked(kind: str, levels: dict[str, int], dead: tuple[str, ...] = ()) -> dict[str, object]:
+    """Ann's view with a question of `kind` open to her, the players at `levels`."""
+    prompt = {"player": "Ann", "kind": kind, "options": ["gold-tooth"], "about": None}
+    return {
+        "player": "Ann",
+        "prompt": prompt,
+        "players": _table(levels, dead),
+        "winners": [],
+        "deciding": True,
+        "combat": None,
+        "offer": None,
+    }
+
+
+def test_charity_says_whether_the_card_is_discarded_or_given_and_to_whom() -> None:
+    """B5: the lowest level discards; else the card goes to the lowest other player."""
+    names = {"gold-tooth": "Gold Tooth"}
+    card = Action("choose", "gold-tooth")
+    cases = [
+        ({"Ann": 1, "Bob": 3}, (), "Discard Gold Tooth (you are the lowest level)"),
+        ({"Ann": 2, "Bob": 2, "Cid": 4}, (), "Discard Gold Tooth (you are the lowest level)"),
+        ({"Ann": 4, "Bob": 2, "Cid": 3}, (), "Give Gold Tooth to Bob"),
+        ({"Ann": 4, "Bob": 2, "Cid": 2, "Dee": 1}, ("Dee",), "Give Gold Tooth to Bob or Cid"),
+    ]
+    for levels, dead, words in cases:
+        data = _asked("charity", levels, dead)
+        assert describe(card, names, "Ann", prompt_kind(data)) == words
+        line = situation(data, names)
+        assert ("discard" in line) == words.startswith("Discard"), line
+        assert "give" not in line if words.startswith("Discard") else "give" in line, line
+    assert describe(card, names, "Ann", prompt_kind(_asked("loot", {"Ann": 1}))) == "Take Gold Tooth"
+
+
+def test_a_gift_offered_reads_as_a_gift() -> None:
+    data = _asked("loot", {"Ann": 1, "Bob": 2})
+    card = {"id": "third-arm-harness", "name": "Third Arm Harness"}
+    gift = {"from": "Bob", "to": "Ann", "give": [card], "take": []}
+    data.update(prompt=None, offer=gift)
+    assert situation(data, NAMES) == "Bob offers you Third Arm Harness as a gift: accept or decline."
+    data["offer"] = {**gift, "take": [{"id": "gold-tooth", "name": "Gold Tooth"}]}
+    assert (
+        situation(data, NAMES) == "Bob offers you Third Arm Harness for your Gold Tooth: accept or decline."
+    )
+
+
+def test_a_card_that_waits_for_an_open_decision_says_which_in_player_words() -> None:
+    wait = "wait: another decision is open"
+    offer = {"from": "Bob", "to": "Ann", "give": [], "take": []}
+    cases = [
+        ({"offer": offer}, "first answer Bob's trade offer"),
+        ({"offer": {**offer, "from": "Ann", "to": "Cid"}}, "wait for Cid to answer your trade offer"),
+        ({"offer": {**offer, "to": "Cid"}}, "wait for Cid to answer Bob's trade offer"),
+        ({"prompt": {"player": "Ann", "kind": "charity"}}, "first answer the question open to you"),
+        ({"prompt": {"player": "Bob", "kind": "reroll"}}, "wait for Bob to answer their question"),
+        ({"combat": {"asked": "Ann", "fighter": "Bob"}}, "first answer Bob's request for help"),
+        ({"combat": {"asked": "Cid", "fighter": "Bob"}}, "wait for Cid to answer Bob's request for help"),
+        ({}, "wait for the open question to be answered"),
+    ]
+    for open_now, words in cases:
+        data = {"player": "Ann", "prompt": None, "offer": None, "combat": None, **open_now}
+        assert player_words(wait, NAMES, data) == words
+    assert player_words(wait, NAMES) == "wait for the open question to be answered"
+    assert "another decision" not in player_words(wait, NAMES)
+
+
+def test_a_run_with_no_modifier_shows_no_empty_breakdown() -> None:
+    entry = {"monster": "troll", "modifier": 0, "explain": "run away 0 = 0", "needs": 5, "faces": 2}
+    assert escape_line(entry, {"troll": "Mega Mimic"}) == "Mega Mimic: 2 in 6 (a roll of 5 or more)"
+    parts = {**entry, "modifier": 1, "explain": "run away 1 = 1 Elf (B14)", "faces": 3}
+    assert escape_line(parts, {"troll": "Mega Mimic"}) == (
+        "Mega Mimic: 3 in 6 (a roll of 4 or more; run away 1 = 1 Elf (B14))"
+    )
+
+
+def test_unpaid_tax_tells_a_lost_level_only_when_one_is_lost() -> None:
+    unpaid = sentence(Event("tax_unpaid", {"player": "Bob", "owed": 400}), NAMES)
+    assert unpaid is not None and "level" not in unpaid, "at level 1 no level is lost (B3)"
+    assert unpaid == "Bob cannot pay 400 gold of tax."
+    dropped = Event("level_down", {"player": "Bob", "level": 2, "source": "income-tax"})
+    assert sentence(dropped, {"income-tax": "Income Tax"}) == "Bob drops to level 2 (Income Tax)."
+
+
+def test_promised_treasures_are_counted_in_words() -> None:
+    data = _asked("loot", {"Ann": 1, "Bob": 2})
+    data.update(prompt=None, combat={"asked": "Ann", "fighter": "Bob", "reward": 0, "stage": "fight"})
+    assert situation(data, NAMES) == "Bob asks you for help, promising no treasure."
+    data["combat"]["reward"] = 1  # type: ignore[index]
+    assert situation(data, NAMES) == "Bob asks you for help, promising 1 treasure."
+    asked = Event("help_asked", {"player": "Bob", "helper": "Ann", "reward": 2})
+    assert sentence(asked, NAMES) == "Bob asks Ann for help, promising 2 treasures."
+    assert describe(Action("ask_help", "Ann"), NAMES, "Bob") == "Ask Ann for help (no treasure)"
+    assert describe(Action("ask_help", "Ann", reward=1), NAMES, "Bob") == "Ask Ann for help (1 treasure)"
+    losing = {"combat": {"fighter": "Ann", "helper": None, "margin": -1, "wins": False}}
+    data.update(combat={"asked": None, "fighter": "Ann", "stage": "fight", "helper": None}, phase="combat")
+    data.update(active="Ann")
+    assert ".." not in situation(data, NAMES, losing) and "!." not in situation(data, NAMES, losing)

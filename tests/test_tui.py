@@ -130,7 +130,7 @@ def test_a_request_for_help_is_put_as_a_question(tmp_path: Path) -> None:
     session = new_session(tmp_path / "g.db")
     data = {**session.view("Ann").data, "deciding": True, "phase": "combat"}
     data["combat"] = {"fighter": "Bob", "asked": "Ann", "reward": 2, "stage": "fight", "monsters": []}
-    assert situation(data, session.names) == "Bob asks you for help, promising 2 treasure(s)."
+    assert situation(data, session.names) == "Bob asks you for help, promising 2 treasures."
 
 
 # -- playing ------------------------------------------------------------------------------------

@@ -189,9 +189,13 @@ def test_a_play_that_replaces_a_race_or_class_asks_first() -> None:
 def test_a_refused_decision_says_why() -> None:
     session = reach(may_trade)
     app = MunchkinApp(session)
+    mine = {card["id"] for card in session.view("Ann").data["hand"]} | {
+        a.give[0] for a in session.view("Ann").legal if a.verb == "trade" and a.give
+    }
+    not_hers = next(card_id for card_id in session.names if card_id not in mine)
 
     async def script(pilot: Pilot[None]) -> None:
-        app.decide(Action("trade", "Bob", give=("no-such-card",)))
+        app.decide(Action("trade", "Bob", give=(not_hers,)))
 
     said = drive(app, script)
     assert any(line.startswith("refused (B13): ") for line in said), said

@@ -188,3 +188,39 @@ def test_the_host_frees_a_seat_and_its_holder_is_back_to_watching_then_closes_th
         expect(sly.locator("#status")).to_have_text("The host closed this game.", timeout=STEP_MS)
         expect(sly.get_by_role("form", name="Create a game")).to_be_visible()
         expect(ann.get_by_role("form", name="Create a game")).to_be_visible(timeout=STEP_MS)
+
+
+def test_a_refused_join_is_forgotten_once_a_join_works_and_a_short_code_is_refused_saying_why(
+    tmp_path: Path, browser: Browser
+) -> None:
+    config = WebConfig(db_url=str(tmp_path / "games.sqlite3"), response_seconds=0, seed=3)
+    with background(config) as address:
+        ann = browser.new_context().new_page()
+        bob = browser.new_context().new_page()
+        ann.goto(f"http://{address}/")
+        create = ann.get_by_role("form", name="Create a game")
+        create.get_by_label("Your name").fill("Ann")
+        create.get_by_label("Seats", exact=True).fill("2")
+        create.get_by_label("Bot seats").fill("0")
+        create.get_by_role("button", name="Create game").click()
+        expect(ann.get_by_role("heading", name=re.compile(r"^Game [A-Z0-9]{6}$"))).to_be_visible()
+        bob.goto(ann.get_by_label("Invite friends with this link").input_value())
+        join = bob.get_by_role("form", name="Join this game")
+        join.get_by_label("Your name").fill("ann")
+        join.get_by_role("button", name="Join").click()
+        expect(bob.locator("#status")).to_contain_text("Could not join")
+        join.get_by_label("Your name").fill("Bob")
+        join.get_by_role("button", name="Join").click()
+        expect(ann.get_by_text("Seat 2: Bob (not ready yet)")).to_be_visible()
+        expect(bob.locator("#status")).to_have_text("", timeout=2000)  # not the refusal of before
+
+        bob.goto(f"http://{address}/")
+        find = bob.get_by_role("form", name="Join or watch a game")
+        find.get_by_label("Game code").fill("abc")
+        find.get_by_role("button", name="Go to the game").click()
+        expect(find).to_be_visible()
+        assert bob.evaluate("location.hash") in ("", "#/")
+        why = find.get_by_label("Game code").evaluate("(el) => el.validationMessage")
+        assert "6 letters" in why, why
+        bob.goto(f"http://{address}/#/game/abc")
+        expect(bob.locator("#status")).to_contain_text("6 letters")

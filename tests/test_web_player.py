@@ -19,8 +19,8 @@ import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 from browsing import DESKTOP, PHONE, Prepared, chromium, open_seat
-from munchkin.cardtext import details
-from munchkin.describe import describe, prompt_kind
+from munchkin.cardtext import details, kind_word
+from munchkin.describe import describe, escape_line, player_words, prompt_kind
 from munchkin.engine.actions import Action
 from munchkin.engine.options import TableOptions
 from munchkin.session import Session
@@ -91,7 +91,8 @@ def test_every_card_opens_in_full_and_a_greyed_card_says_why(tmp_path: Path, bro
         expect(info).to_contain_text(session.view("Ann").data["hand"][1]["name"])
         for card_id, why in why_not.items():
             greyed_card = page.locator(f'#hand-cards .card.unplayable[data-card="{card_id}"]').first
-            expect(greyed_card).to_contain_text(f"Not now: {why['message']} ({why['rule']})")
+            words = player_words(why["message"], session.names, session.view("Ann").data)
+            expect(greyed_card).to_contain_text(f"Not now: {words} ({why['rule']})")
         playable = [c["id"] for c in session.view("Ann").data["hand"] if c["id"] not in why_not]
         for card_id in playable:
             expect(page.locator(f'#hand-cards .card[data-card="{card_id}"]').first).not_to_have_class(
@@ -240,6 +241,8 @@ def test_trades_and_help_requests_go_through_dialogs(tmp_path: Path, browser: Br
         actions.get_by_role("button", name="Trade or give…").click()
         dialog = page.get_by_role("dialog")
         dialog.get_by_label("Trade with").select_option(trade.arg)
+        expect(dialog).not_to_contain_text("nothing: a gift")
+        expect(dialog).to_contain_text("Take nothing to give it as a gift.")
         dialog.get_by_role("group", name="You give").get_by_label(trading.names[trade.give[0]]).check()
         dialog.get_by_role("group", name=re.compile("^You take")).get_by_label(
             trading.names[trade.take[0]]
@@ -258,12 +261,13 @@ def test_trades_and_help_requests_go_through_dialogs(tmp_path: Path, browser: Br
         expect(reward).to_have_value(str(min(1, most)))
         helper = dialog.get_by_label("Whom to ask").input_value()
         dialog.get_by_role("button", name="Ask", exact=True).click()
-        asked = f"Ann asks {helper} for help, promising {min(1, most)} treasure(s)"
+        promised = {0: "no treasure", 1: "1 treasure"}[min(1, most)]
+        asked = f"Ann asks {helper} for help, promising {promised}"
         expect(page.locator("#log")).to_contain_text(asked, timeout=WAIT_MS)
         expect(page.locator("#log")).to_contain_text(f"{helper} declines to help.", timeout=WAIT_MS)
         page.locator("#action-list").get_by_role("button", name=re.compile(r"^Ask for help…")).click()
         dialog.get_by_label("Whom to ask").select_option(helper)  # asked again: the dialog suggests more
-        expect(dialog).to_contain_text(f"{helper} declined {min(1, most)} treasure(s) before: offer more?")
+        expect(dialog).to_contain_text(f"{helper} declined {promised} before: offer more?")
         expect(reward).to_have_value(str(min(2, most)))
         dialog.get_by_role("button", name="Cancel").click()
         no_errors(page)
@@ -471,3 +475,143 @@ def test_on_a_phone_no_text_is_small_the_log_is_a_tab_and_nothing_scrolls_sidewa
         assert size >= 11, f"text of {size} px in {where}"
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         no_errors(page)
+
+
+# -- a play-tester's report: words and layout -------------------------------------------------------
+
+
+def asked_for_charity(session: Session) -> bool:
+    prompt = session.view("Ann").data["prompt"]
+    return prompt is not None and prompt["player"] == "Ann" and prompt["kind"] == "charity"
+
+
+def test_charity_says_where_the_card_goes_and_a_waiting_card_says_what_it_waits_for(
+    tmp_path: Path, browser: Browser
+) -> None:
+    prepared = Prepared(tmp_path / "g.sqlite3")
+    session = prepared.table(
+        lambda store: reach(asked_for_charity, store=store, options=TableOptions(hand_limit=0)), "CHARTY"
+    )
+    choices = [a for a in session.view("Ann").legal if a.verb == "choose"]
+    with prepared.serving() as address:
+        page = open_seat(browser, address, "CHARTY", prepared.token)
+        actions = page.locator("#action-list")
+        for action in choices:
+            words = label(session, action)
+            assert not words.startswith("Give away"), words
+            expect(actions.get_by_role("button", name=words, exact=True)).to_be_visible()
+        hints = page.locator("#hints")
+        expect(hints).to_contain_text("charity")
+        expect(hints).not_to_contain_text("End your turn")
+        waiting = page.locator("#hand-cards .card.unplayable").first
+        expect(waiting).to_contain_text("Not now: first answer")
+        expect(page.locator("#hand-cards")).not_to_contain_text("another decision")
+        no_errors(page)
+
+
+def test_the_webs_escape_chances_read_as_the_terminals(tmp_path: Path, browser: Browser) -> None:
+    prepared = Prepared(tmp_path / "g.sqlite3")
+    losing = prepared.table(lambda store: reach(fighting_and_losing, store=store), "RUNNER")
+    with prepared.serving() as address:
+        page = open_seat(browser, address, "RUNNER", prepared.token)
+        lines = page.locator("#combat .escape").first.locator("li")
+        entries = losing.view("Ann").advice["combat"]["run"]["Ann"]
+        expect(lines).to_have_text([escape_line(entry, losing.names) for entry in entries])
+        bare = {"monster": "troll", "modifier": 0, "explain": "run away 0 = 0", "needs": 5, "faces": 2}
+        cases = [
+            bare,
+            {**bare, "modifier": 4, "explain": "run away 4 = 4 Boots (B9)", "faces": 6},
+            {**bare, "modifier": -2, "explain": "run away -2 = -2 Clogs (B9)", "faces": 0},
+            {**bare, "faces": 6, "automatic": "escapes"},
+            {**bare, "faces": 0, "automatic": "caught"},
+        ]
+        said = page.evaluate(
+            """async (cases) => {
+                const { escapeLine } = await import('/static/table.js');
+                return cases.map((entry) => escapeLine(entry, new Map([['troll', 'Mega Mimic']])));
+            }""",
+            cases,
+        )
+        assert said == [escape_line(entry, {"troll": "Mega Mimic"}) for entry in cases]
+        no_errors(page)
+
+
+CARD_BITS = """async () => {
+    const { cardFace } = await import('/static/cards.js');
+    const { confirmPlay } = await import('/static/dialogs.js');
+    const kinds = ['evil-twin', 'half-breed'].map(
+        (id) => cardFace({ id, name: id, type: 'other' }).querySelector('.card-type').textContent);
+    const wand = 'wand-of-excessive-sparkles';
+    const carried = { kind: 'carried', card: wand, rule: 'B11',
+        message: 'you cannot use Wand of Excessive Sparkles now: it will be carried, not in use' };
+    const human = { races: [], classes: [], sex: 'female', equipped: [] };
+    confirmPlay('Play Wand of Excessive Sparkles', [carried], () => {}, human);
+    const unusable = document.querySelector('#dialog .warnings').textContent;
+    document.getElementById('dialog').close();
+    const wizard = { ...human, classes: [{ id: 'wizard', name: 'Wizard' }],
+        equipped: [{ id: 'a', name: 'A', slot: 'hands' }] };
+    confirmPlay('Play Wand of Excessive Sparkles', [carried], () => {}, wizard);
+    const full = document.querySelector('#dialog .warnings').textContent;
+    document.getElementById('dialog').close();
+    return [kinds, unusable, full];
+}"""
+WORD_BREAKS = """async () => {
+    const { cardFace } = await import('/static/cards.js');
+    const list = document.createElement('ul');
+    list.className = 'cards';
+    document.getElementById('hand-cards').append(list);
+    const broken = [];
+    for (const name of ['Unpaid Torchbearer', 'Overcompensation Helmet', 'Passive-Aggressive Hat']) {
+        const item = document.createElement('li');
+        item.append(cardFace({ id: name, name, type: 'item' }, 'small'));
+        list.append(item);
+        const text = item.querySelector('.card-name').firstChild;
+        let last = null;
+        for (let i = 0; i < text.length; i += 1) {
+            const range = document.createRange();
+            range.setStart(text, i);
+            range.setEnd(text, i + 1);
+            const box = range.getBoundingClientRect();
+            if (box.width === 0) continue;
+            const ch = text.data[i];
+            if (last && box.top > last.top + 2 && /\\w/.test(last.ch) && /\\w/.test(ch)) {
+                const between = text.data.slice(last.i + 1, i);
+                if (!/[\\s\\u00ad]/.test(between)) broken.push(`${name} at ${i}`);
+            }
+            last = { top: box.top, ch, i };
+        }
+    }
+    list.remove();
+    return broken;
+}"""
+
+
+def test_cards_read_as_the_terminal_reads_them_and_names_break_only_with_a_hyphen(
+    tmp_path: Path, browser: Browser
+) -> None:
+    prepared = Prepared(tmp_path / "g.sqlite3")
+    prepared.table(lambda store: reach(greyed, store=store), "KXNDSS")
+    with prepared.serving() as address:
+        for viewport in (DESKTOP, PHONE):
+            page = open_seat(browser, address, "KXNDSS", prepared.token, viewport)
+            kinds, unusable, full = page.evaluate(CARD_BITS)
+            assert kinds == [kind_word(CARDS["evil-twin"]), kind_word(CARDS["half-breed"])]
+            assert kinds == ["one-shot", "kept in play"]
+            assert "only for Wizard" in unusable, unusable
+            assert "hands" in full and "only for" not in full, full
+            assert page.evaluate(WORD_BREAKS) == []
+            no_errors(page)
+
+
+def test_the_more_table_rules_have_labels_like_the_main_ones(tmp_path: Path, browser: Browser) -> None:
+    with background(WebConfig(db_url=str(tmp_path / "g.sqlite3"))) as address:
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        page.goto(f"http://{address}/")
+        page.get_by_text("More table rules").click()
+        fields = page.locator("#more-option-fields > label")
+        expect(fields.first).to_be_visible()
+        heads = fields.evaluate_all("(labels) => labels.map((l) => l.firstChild.textContent)")
+        assert len(heads) >= 5
+        for head in heads:
+            assert head[0].isupper() and "_" not in head, head
+        assert "hand limit" in " ".join(heads).lower()

@@ -9,11 +9,13 @@ from typing import Any
 
 from munchkin.cards.schema import CardDef
 from munchkin.engine.actions import Action
+from munchkin.text import treasures
 
 Name = Callable[[str | None], str]
 
 PROMPTS = {
     "charity": "Your hand is over the limit: choose a card to give away (charity)",
+    "charity_discard": "Your hand is over the limit: choose a card to discard (you are the lowest level)",
     "charity_to": "Several players are tied for the lowest level: choose who gets the card (charity)",
     "loot": "Loot the body: choose a card to take",
     "reroll": "Your run-away roll failed: discard a card to roll again, or decline",
@@ -37,7 +39,9 @@ PROMPTS = {
     "pay_tax": "Income tax: choose an item to pay with",
     "resurrect": "A treasure face up: draw it, or discard a card for the top treasure discard (Cleric)",
 }
-"""Each question's kind (`prompt.kind`) as the one line that asks it."""
+"""Each question's kind (`prompt.kind`, or `prompt_kind`'s) as the one line that asks it."""
+CHARITY_TO = "charity to "
+"""`prompt_kind` of a charity whose cards go to another player: `charity to Bob` (B5)."""
 
 
 def namer(names: Mapping[str, str]) -> Name:
@@ -66,7 +70,7 @@ def _trade(a: Action, n: Name, me: str) -> str:
 
 def _ask(a: Action, n: Name, me: str) -> str:
     items = f" and {_listed(n, a.give)}" if a.give else ""
-    return f"Ask {a.arg} for help ({a.reward} treasure{'s' if a.reward != 1 else ''}{items})"
+    return f"Ask {a.arg} for help ({treasures(a.reward)}{items})"
 
 
 def _run(a: Action, n: Name, me: str) -> str:
@@ -112,7 +116,8 @@ def _half_trait(option: str, n: Name) -> str:
 
 
 CHOICES: dict[str, Callable[[str, Name], str]] = {
-    "charity": lambda o, n: f"Give away {n(o)}",
+    "charity": lambda o, n: f"Give away {n(o)} (charity)",
+    "charity_discard": lambda o, n: f"Discard {n(o)} (you are the lowest level)",
     "charity_to": lambda o, n: f"Give the card to {o}",
     "loot": lambda o, n: f"Take {n(o)}",
     "reroll": lambda o, n: f"Discard {n(o)} to roll again",
@@ -144,6 +149,8 @@ def choice(option: str, n: Name, kind: str | None) -> str:
     """One answer to a question of `kind` in words; without a kind, read from its shape."""
     if option == "decline":
         return DECLINES.get(kind or "", "Decline")
+    if kind is not None and kind.startswith(CHARITY_TO):
+        return f"Give {n(option)} to {kind.removeprefix(CHARITY_TO)}"
     words = CHOICES.get(kind or "")
     if words is not None:
         return words(option, n)
@@ -195,9 +202,35 @@ def describe(action: Action, names: Mapping[str, str], me: str, prompt: str | No
 
 
 def prompt_kind(data: Mapping[str, Any]) -> str | None:
-    """The kind of the question a view's player is asked, if any."""
+    """The kind of the question a view's player is asked, if any; for charity, where the
+    cards go (`charity_kind`)."""
     prompt = data.get("prompt")
-    return prompt["kind"] if prompt and prompt["player"] == data.get("player") else None
+    if not prompt or prompt["player"] != data.get("player"):
+        return None
+    if prompt["kind"] == "charity" and "players" in data:
+        return charity_kind(data)
+    return prompt["kind"]
+
+
+def charity_kind(data: Mapping[str, Any]) -> str:
+    """Where the view's player's charity goes (B5): `charity_discard` when they are (one of)
+    the lowest level of the living players, else `charity to NAME` (`Bob or Cid`: the lowest
+    others, tied; the one who has had fewer cards of it takes the next)."""
+    levels = {t["name"]: t["level"] for t in data["players"] if not t["dead"]}
+    mine = levels.pop(data["player"], 0)
+    lowest = min(levels.values(), default=None)
+    if lowest is None or mine <= lowest:
+        return "charity_discard"
+    return CHARITY_TO + " or ".join(name for name, level in levels.items() if level == lowest)
+
+
+def question(kind: str) -> str:
+    """The one line that asks a question of `kind` (`prompt_kind`'s)."""
+    if kind.startswith(CHARITY_TO):
+        return (
+            f"Your hand is over the limit: choose a card to give to {kind.removeprefix(CHARITY_TO)} (charity)"
+        )
+    return PROMPTS.get(kind, f"Choose ({kind})")
 
 
 DEFAULT_VERBS = (
@@ -242,12 +275,13 @@ def situation(
     if not data["deciding"]:
         return f"{data['active']}'s turn: waiting for the others."
     if prompt is not None and prompt["player"] == me:
-        return PROMPTS.get(prompt["kind"], f"Choose ({prompt['kind']})") + "."
+        return question(prompt_kind(data) or prompt["kind"]) + "."
     if offer is not None and offer["to"] == me:
-        give, take = (", ".join(c["name"] for c in offer[k]) or "nothing" for k in ("give", "take"))
-        return f"{offer['from']} offers you {give} for your {take}: accept or decline."
+        give, take = (", ".join(c["name"] for c in offer[k]) for k in ("give", "take"))
+        what = f"for your {take}" if take else "as a gift"
+        return f"{offer['from']} offers you {give or 'nothing'} {what}: accept or decline."
     if combat is not None and combat["asked"] == me:
-        return f"{combat['fighter']} asks you for help, promising {combat['reward']} treasure(s)."
+        return f"{combat['fighter']} asks you for help, promising {treasures(combat['reward'])}."
     if combat is not None and combat["stage"] == "run":
         return "The monsters win: run away (a die roll per monster, 5 or more escapes)."
     if combat is not None and combat["fighter"] != me:
@@ -346,8 +380,9 @@ def losing(advice: Mapping[str, Any] | None, me: str) -> bool:
 
 
 def escape_line(entry: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    """One runner's chance against one monster on one die (B9), with the modifier's parts:
-    "Troll: 2 in 6 (a roll of 5 or more; run away 0 = 0)"."""
+    """One runner's chance against one monster on one die (B9), with the modifier's parts if
+    it has any: "Troll: 3 in 6 (a roll of 4 or more; run away 1 = 1 Elf (B14))"; "Troll: 2 in
+    6 (a roll of 5 or more)". The browser's `escapeLine` (table.js) reads the same."""
     name = namer(names)(entry["monster"])
     if entry.get("automatic") == "escapes":
         return f"{name}: escaped at once, no roll"
@@ -357,7 +392,8 @@ def escape_line(entry: Mapping[str, Any], names: Mapping[str, str]) -> str:
     roll = (
         "every roll escapes" if need <= 1 else "even a 6 fails" if need > 6 else f"a roll of {need} or more"
     )
-    return f"{name}: {entry['faces']} in 6 ({roll}; {entry['explain']})"
+    parts = entry["explain"].partition(" = ")[2]
+    return f"{name}: {entry['faces']} in 6 ({roll}{'' if parts in ('', '0') else '; ' + entry['explain']})"
 
 
 def escape_lines(advice: Mapping[str, Any] | None, me: str | None, names: Mapping[str, str]) -> list[str]:
@@ -591,11 +627,40 @@ ENGINE_PATTERNS = (
 )
 """The engine's words for what an action names (`on:`, `target:`, `cards:`), and its verbs
 (`look_for_trouble`), as a player says them."""
+OPEN_DECISION = "wait: another decision is open"
+"""The engine's refusal of a play while a question, an offer or a request is open (B4)."""
 
 
-def player_words(message: str, names: Mapping[str, str]) -> str:
+def open_decision(data: Mapping[str, Any] | None) -> str:
+    """What a play waits for, in player words, from the player's view (`data`; None: not at
+    hand): "first answer Bob's trade offer", "wait for Cid to answer their question"."""
+    if data is None:
+        return "wait for the open question to be answered"
+    me, prompt, offer, combat = data["player"], data.get("prompt"), data.get("offer"), data.get("combat")
+    if prompt is not None:
+        asked = prompt["player"]
+        return (
+            "first answer the question open to you"
+            if asked == me
+            else f"wait for {asked} to answer their question"
+        )
+    if offer is not None:
+        if offer["to"] == me:
+            return f"first answer {offer['from']}'s trade offer"
+        whose = "your" if offer["from"] == me else f"{offer['from']}'s"
+        return f"wait for {offer['to']} to answer {whose} trade offer"
+    if combat is not None and combat.get("asked"):
+        if combat["asked"] == me:
+            return f"first answer {combat['fighter']}'s request for help"
+        return f"wait for {combat['asked']} to answer {combat['fighter']}'s request for help"
+    return open_decision(None)
+
+
+def player_words(message: str, names: Mapping[str, str], data: Mapping[str, Any] | None = None) -> str:
     """A refusal of the engine ("name a monster of the fight with on:") in player words
-    ("it is played on a monster of the fight"): no field names, verbs or card ids."""
+    ("it is played on a monster of the fight"): no field names, verbs or card ids. With the
+    player's view (`data`), a play that waits for an open decision says which (B4)."""
+    message = message.replace(OPEN_DECISION, open_decision(data))
     for engine, words in ENGINE_WORDS.items():
         message = message.replace(engine, words)
     for pattern, replacement in ENGINE_PATTERNS:

@@ -102,6 +102,11 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def treasures(n: int) -> str:
+    """A number of treasures in words: `no treasure`, `1 treasure`, `2 treasures`."""
+    return "no treasure" if n == 0 else _count(n, "treasure")
+
+
 def _escaped(d: dict[str, Any], n: Callable[[str | None], str]) -> str:
     """An escape from one monster, or from every monster at once (a sacrificed hireling's
     helper, H4)."""
@@ -139,7 +144,7 @@ SENTENCES: dict[str, Render | None] = {
     "trouble_sought": lambda d, n: f"{d['player']} looks for trouble with {n(d['card'])}.",
     "cards_drawn": lambda d, n: f"{d['player']} draws {d['count']} {d['deck']} card(s).",
     "help_asked": lambda d, n: (
-        f"{d['player']} asks {d['helper']} for help, promising {d['reward']} treasure(s)"
+        f"{d['player']} asks {d['helper']} for help, promising {treasures(d['reward'])}"
         + (f" and {', '.join(n(c) for c in d['items'])}." if d.get("items") else ".")
     ),
     "bribe_paid": lambda d, n: f"{d['player']} hands {', '.join(n(c) for c in d['cards'])} to {d['to']}.",
@@ -204,7 +209,8 @@ SENTENCES: dict[str, Render | None] = {
     "monster_defeated": lambda d, n: f"{n(d['card'])} is defeated at once by {d['player']}.",
     "monster_ignores": lambda d, n: f"{n(d['card'])} ignores {d['player']}.",
     "no_effect": lambda d, n: f"{n(d['card'])}: no effect on {d['player']}.",
-    "tax_unpaid": lambda d, n: f"{d['player']} cannot pay {d['owed']} gold of tax and loses a level.",
+    # the level lost instead, if any, is its own event (`level_down`): none at level 1 (B3)
+    "tax_unpaid": lambda d, n: f"{d['player']} cannot pay {d['owed']} gold of tax.",
     "trait_swapped": _swapped,
     "resurrected": lambda d, n: (
         f"{d['player']} discards {n(d['paid'])} to take {n(d['card'])} from the treasure discards."

@@ -115,7 +115,7 @@ class TablePanel(Static):
             refused = why_not.get(card["id"])
             text.append(f"\n  {card['name']} ({numbers})", style="dim" if refused else "")
             if refused:
-                why = player_words(refused["message"], names or {})
+                why = player_words(refused["message"], names or {}, data)
                 text.append(f"\n      not now: {why} ({refused['rule']})", style="dim italic")
         if not data["hand"]:
             text.append("\n  empty")

@@ -12,15 +12,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from munchkin.describe import group_of, standings, verdict
+from munchkin.describe import group_of, player_words, standings, verdict
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.views import PlayerView
 
 
-def seat_advice(view: PlayerView) -> dict[str, Any]:
-    """A seat's advice, the fight's verdict in words for that seat."""
+def seat_advice(view: PlayerView, names: Mapping[str, str]) -> dict[str, Any]:
+    """A seat's advice, the fight's verdict in words for that seat, and why a card cannot be
+    played now in player words (what it waits for, from the seat's view)."""
     advice = dict(view.advice)
+    advice["why_not"] = {
+        card: {**why, "message": player_words(why["message"], names, view.data)}
+        for card, why in advice.get("why_not", {}).items()
+    }
     if advice.get("combat"):
         advice["combat"] = {**advice["combat"], "verdict": verdict(advice["combat"], view.player)}
     return advice

@@ -49,7 +49,7 @@ def next_track(session: Session, seat: str | None, track: Track | None, now: flo
         data, legal = seen.data, seen.legal
     if track is not None and track.data == data and track.legal == legal:
         return None
-    advice = public_advice(seen) if seat is None else seat_advice(seen)
+    advice = public_advice(seen) if seat is None else seat_advice(seen, session.names)
     if track is None:
         return Track(1, data, legal, now, advice=advice)
     labels = track.labels if track.legal == legal else None

@@ -47,6 +47,8 @@ async function api(path, body) {
 async function attempt(what, work) {
   try {
     await work();
+    const status = document.getElementById("status");
+    if (status.textContent.startsWith(`${what}:`)) say("");  // a failure of before is stale now
     return true;
   } catch (error) {
     say(`${what}: ${error.message}`);
@@ -57,6 +59,23 @@ async function attempt(what, work) {
 // -- home ------------------------------------------------------------------------------
 
 const OPTION = "option:";
+/** The table options' labels, as the main ones read ("Level that wins"); the description
+ * comes from the server. */
+const OPTION_LABELS = {
+  hand_limit: "Hand limit",
+  power_discards: "Most cards discarded for one power",
+  charm_cards: "Fewest cards for the Wizard's charm",
+  halfling_reroll: "Halfling re-rolls",
+  loot_ties: "Looters tied in level",
+  sale_gold: "Gold left over from a sale",
+  curses_before_first_door: "Curses before the first door",
+  help_asks: "Times one player may be asked for help",
+};
+
+function optionLabel(name) {
+  const words = name.replaceAll("_", " ");
+  return OPTION_LABELS[name] || words[0].toUpperCase() + words.slice(1);
+}
 
 /** One table option as a form field: a number, a checkbox or a choice, with its description. */
 function optionField(option) {
@@ -69,7 +88,7 @@ function optionField(option) {
   } else {
     input = h("input", { ...attrs, type: "number", min: option.minimum, max: option.maximum, value: option.default, required: true });
   }
-  return h("label", {}, option.name.replaceAll("_", " "), input, h("small", {}, option.description));
+  return h("label", {}, optionLabel(option.name), input, h("small", {}, option.description));
 }
 
 /** The table options the server offers beyond the ones the page shows already. */
@@ -109,9 +128,22 @@ function createGame(event) {
   });
 }
 
+const CODE = /^[A-Za-z0-9]{6}$/;
+const CODE_WORDS = "A game code is 6 letters and digits, like K7QX2M.";
+
+/** The code field says at once what a code is, before a wrong one is sent anywhere. */
+function checkCode(event) {
+  const code = event.target.value.trim();
+  event.target.setCustomValidity(code === "" || CODE.test(code) ? "" : CODE_WORDS);
+}
+
 function findGame(event) {
   event.preventDefault();
   const code = new FormData(event.target).get("code").trim().toUpperCase();
+  if (!CODE.test(code)) {
+    say(CODE_WORDS);
+    return;
+  }
   location.hash = `#/game/${code}`;
 }
 
@@ -246,7 +278,8 @@ const ui = {
   choose(i) {
     const action = state.view.legal[i];
     const warnings = (state.advice && state.advice.warnings && state.advice.warnings[String(i)]) || [];
-    if (warnings.length > 0) confirmPlay(state.labels[i] || action.verb, warnings, () => send(action));
+    const me = state.view.players.find((p) => p.name === state.seat);
+    if (warnings.length > 0) confirmPlay(state.labels[i] || action.verb, warnings, () => send(action), me);
     else send(action);
   },
   trade() {
@@ -436,6 +469,10 @@ function route() {
   document.title = "Munchkin online";
   const match = location.hash.match(/^#\/game\/([A-Za-z0-9]{6})$/);
   if (match) openGame(match[1].toUpperCase());
+  else if (location.hash.startsWith("#/game/")) {
+    say(`There is no game ${location.hash.slice(7)}: ${CODE_WORDS[0].toLowerCase()}${CODE_WORDS.slice(1)}`);
+    show("home");
+  }
   else if (location.hash === "#/rules") {
     show("rules");
     showRules();
@@ -445,6 +482,7 @@ function route() {
 
 document.getElementById("create-form").addEventListener("submit", createGame);
 document.getElementById("find-form").addEventListener("submit", findGame);
+document.querySelector('#find-form [name="code"]').addEventListener("input", checkCode);
 document.getElementById("join-form").addEventListener("submit", joinGame);
 document.getElementById("ready-button").addEventListener("click", toggleReady);
 document.getElementById("start-button").addEventListener("click", startGame);

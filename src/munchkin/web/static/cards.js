@@ -4,17 +4,6 @@
 
 import { h } from "./dom.js";
 
-const TYPE_WORDS = {
-  one_shot: "one-shot",
-  go_up_a_level: "go up a level",
-  monster_enhancer: "monster enhancer",
-  steed_enhancer: "steed enhancer",
-  item_enhancer: "item enhancer",
-  wandering_monster: "wandering monster",
-  divine_intervention: "divine intervention",
-  other: "kept in play",
-};
-
 let catalogue = new Map();
 let namePattern = null;
 let byName = new Map();
@@ -34,8 +23,36 @@ export function cardData(id) {
   return catalogue.get(id) || {};
 }
 
-export function typeWord(type) {
-  return TYPE_WORDS[type] || String(type || "").replaceAll("_", " ");
+/** A card's kind in words, as the terminal says it: the first phrase of its first line
+ * (`cardtext.brief`: "one-shot" for a card of type `other` played once into a fight, "kept in
+ * play" for one that stays); the bare type until the card data is in. */
+export function kindWord(data) {
+  const first = data.details && data.details.length > 0 ? data.details[0].split(", ")[0] : null;
+  if (first) return first[0].toLowerCase() + first.slice(1);
+  return String(data.type || "").replaceAll("_", " ");
+}
+
+const NEEDS = [
+  [/^Only for: (.+) \(others carry it\)$/, (words, has) => !words.split(" and ").every((any) => any.split(" or ").some(has)), "only for"],
+  [/^Not for: (.+) \(they carry it\)$/, (words, has) => words.split(" or ").some(has), "not for"],
+];
+
+/** Why an item would go into play carried, not in use (B11), from the card's own lines
+ * (`cardtext.details`: "Only for: Wizard", "Not for: Elf") and the player's table `me` (a
+ * view's): the race, class or sex it needs or refuses, else no free hands or slot; null when
+ * neither tells. */
+export function carriedWhy(cardId, me) {
+  const data = cardData(cardId);
+  const traits = new Set([me.sex, ...[...me.races, ...me.classes].flatMap((c) => [c.name, c.id.replaceAll("-", " ")])]
+    .filter(Boolean).map((word) => word.toLowerCase()));
+  const has = (word) => traits.has(word.toLowerCase());
+  for (const [pattern, hinders, words] of NEEDS) {
+    const found = (data.details || []).map((line) => line.match(pattern)).find(Boolean);
+    if (found && hinders(found[1], has)) return `it is ${words} ${found[1]}`;
+  }
+  if (data.slot === "hands") return "you have no free hands for it";
+  if (data.slot && data.slot !== "none") return `your ${data.slot} slot is taken`;
+  return null;
 }
 
 const signed = (n) => `${n > 0 ? "+" : ""}${n}`;
@@ -69,7 +86,7 @@ function attachments(card) {
 /** A card in words, for its accessible name: name, type, numbers, what it carries. */
 export function describeCard(card) {
   const data = { ...cardData(card.id), ...card };
-  return [data.name || card.id, typeWord(data.type), ...numbers(data), ...attachments(card)].join(", ");
+  return [data.name || card.id, kindWord(data), ...numbers(data), ...attachments(card)].join(", ");
 }
 
 // -- the card panel ------------------------------------------------------------------------
@@ -88,7 +105,7 @@ function panel() {
 /** Show a card in full in the card panel: its lines, what is attached, why it is not playable. */
 export function showCard(card, note = null) {
   const data = { ...cardData(card.id), ...card };
-  const lines = data.details || [typeWord(data.type)];
+  const lines = data.details || [kindWord(data)];
   const extra = [];
   if (card.attached && card.attached.length > 0) extra.push(`With: ${card.attached.map((a) => a.name).join(", ")}`);
   if (card.carrying && card.carrying.length > 0) extra.push(`Carrying: ${card.carrying.map((c) => c.name).join(", ")}`);
@@ -150,6 +167,16 @@ export function followCardPanel() {
 
 // -- faces ---------------------------------------------------------------------------------
 
+const LONG_WORD = /[^\s-]{10}/;
+
+/** A name whose long words may break only with a hyphen: a soft hyphen (shown only where the
+ * line breaks) between any two letters with four on each side ("Torchbea-rer", never
+ * "Torchbeare r"). Browsers without a hyphenation dictionary break long words anywhere. */
+function breakable(name) {
+  return name.replace(/[^\s-]{8,}/g, (word) =>
+    [...word].map((ch, i) => (i >= 4 && i <= word.length - 4 ? `\u00ad${ch}` : ch)).join(""));
+}
+
 /** A card's face, a button that opens it in full: `{id, name, type, attached?, carrying?}`
  * from a view; `note` (why it cannot be played now) greys it and is shown on it. */
 export function cardFace(card, size = "normal", note = null, side = null) {
@@ -166,8 +193,8 @@ export function cardFace(card, size = "normal", note = null, side = null) {
     "data-card": card.id,
     ...hover(card, note && `Not now: ${note}`),
   },
-  h("span", { class: "card-type" }, typeWord(data.type)),
-  h("span", { class: "card-name" }, data.name || card.id),
+  h("span", { class: "card-type" }, kindWord(data)),
+  h("span", { class: `card-name${LONG_WORD.test(data.name || card.id) ? " long" : ""}` }, breakable(data.name || card.id)),
   main && h("span", { class: "card-number" }, main),
   extra.length > 0 && h("span", { class: "card-extra" }, extra.join(" · ")),
   ...attachments(card).map((text) => h("span", { class: "card-with" }, text)),

@@ -3,7 +3,8 @@
 // as the table allows), and a confirmation before a play that costs more than it says.
 // Each is a modal <dialog>: the focus stays in it, Esc closes it.
 
-import { fill, h } from "./dom.js";
+import { carriedWhy } from "./cards.js";
+import { fill, h, treasures } from "./dom.js";
 
 function dialog() {
   return document.getElementById("dialog");
@@ -32,11 +33,18 @@ function chosen(form, name) {
   return [...form.querySelectorAll(`input[name="${name}"]:checked`)].map((el) => el.value);
 }
 
+/** A warning in words: an item only carried says why, if its card and `me` (the player's
+ * table) tell. */
+function warning(w, me) {
+  const why = w.kind === "carried" && me ? carriedWhy(w.card, me) : null;
+  return `${w.message}${why ? `: ${why}` : ""} (${w.rule})`;
+}
+
 /** Ask before a play with consequences (a race or class discarded, an item only carried, a
- * card lost to a limit); `go()` plays it. */
-export function confirmPlay(label, warnings, go) {
+ * card lost to a limit); `go()` plays it; `me`: the player's table. */
+export function confirmPlay(label, warnings, go, me = null) {
   open(`${label}?`,
-    h("ul", { class: "warnings" }, warnings.map((w) => h("li", {}, `${w.message} (${w.rule})`))),
+    h("ul", { class: "warnings" }, warnings.map((w) => h("li", {}, warning(w, me)))),
     h("p", { class: "buttons" },
       h("button", { type: "button", class: "primary", onclick: () => { close(); go(); } }, "Yes, do it"),
       h("button", { type: "button", onclick: close }, "Think again")));
@@ -50,7 +58,8 @@ export function tradeDialog(trades, names, send) {
   const render = (partner) => {
     fill("trade-items",
       h("fieldset", {}, h("legend", {}, "You give"), checkboxes("give", items(partner, "give"), names)),
-      h("fieldset", {}, h("legend", {}, `You take from ${partner} (nothing: a gift)`), checkboxes("take", items(partner, "take"), names)));
+      h("fieldset", {}, h("legend", {}, `You take from ${partner}`), checkboxes("take", items(partner, "take"), names),
+        h("p", { class: "none" }, "Take nothing to give it as a gift.")));
   };
   const el = open("Trade or give",
     h("label", {}, "Trade with", h("select", { name: "partner", onchange: (e) => render(e.target.value) },
@@ -81,7 +90,7 @@ export function helpDialog(asks, items, names, asked, declined, times, send) {
   const most = Math.max(0, ...asks.map((a) => a.reward || 0));
   const suggest = (helper) => (helper in asked ? Math.min(most, asked[helper] + 1) : 0);
   const note = (helper) => (declined.includes(helper)
-    ? `${helper} declined ${asked[helper] ?? 0} treasure(s) before: offer more? (each player may be asked ${times} time(s) a fight)`
+    ? `${helper} declined ${treasures(asked[helper] ?? 0)} before: offer more? (each player may be asked ${times} time(s) a fight)`
     : "");
   const el = open("Ask for help",
     h("label", {}, "Whom to ask", h("select", { name: "helper", onchange: (e) => {

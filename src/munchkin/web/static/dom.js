@@ -35,6 +35,12 @@ export function show(id) {
   for (const section of document.querySelectorAll("main > section")) section.hidden = section.id !== id;
 }
 
+/** A number of treasures in words, as the log says it (`text.treasures`): `no treasure`,
+ * `1 treasure`, `2 treasures`. */
+export function treasures(n) {
+  return n === 0 ? "no treasure" : `${n} treasure${n === 1 ? "" : "s"}`;
+}
+
 let sayTimer = null;
 
 /** Say something in the status line (read out by screen readers); it clears itself after

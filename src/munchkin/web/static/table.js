@@ -3,7 +3,7 @@
 // table, the log, and the standings at the end.
 
 import { cardFace, cardList, followCardPanel, logLine } from "./cards.js";
-import { fill, h } from "./dom.js";
+import { fill, h, treasures } from "./dom.js";
 
 export const GROUP_TITLES = {
   main: "To do now",
@@ -30,10 +30,13 @@ const STEP_OF = { setup: "setup", start: "door", face_up: "door", combat: "comba
 const HINTS = {
   setup: "Before the first turn you may play a race, a class and items from your hand. Choose Pass once you are ready.",
   door: "Kick open the door: the top door card is turned face up. A monster must be fought; a curse hits you at once.",
-  combat: "You win only when stronger than the monsters (a Warrior wins ties). Play one-shots, ask someone for help with a bribe, or choose Fight!. Lose, and you roll a die per monster to run away: 5 or more escapes.",
+  combat: "You win only when stronger than the monsters (a Warrior wins ties). Play one-shots, ask someone for help with a bribe, or choose Fight! to settle it. If you lose, you roll a die per monster to run away: 5 or more escapes.",
   after_door: "No monster behind the door? Look for trouble (fight a monster from your hand), or loot the room (draw a door card face down).",
   end: "End your turn. With more cards in hand than your limit, the excess goes to the lowest-level player (charity).",
+  charity: "Your hand is over its limit: choose the cards to part with, one at a time. Each goes to the lowest-level player, or to the discard pile when that is you (charity).",
 };
+/** The questions of charity (B5): while one is open, its hint, not the end of the turn's. */
+const CHARITY = new Set(["charity", "charity_to"]);
 
 let shownActions = "";
 let focusActions = false;
@@ -83,7 +86,8 @@ function renderHints(state) {
   const el = document.getElementById("hints");
   const players = view.players.length;
   const early = view.turn <= 2 * players;
-  const step = STEP_OF[view.phase];
+  const charity = view.prompt && view.prompt.player === state.seat && CHARITY.has(view.prompt.kind);
+  const step = charity ? "charity" : STEP_OF[view.phase];
   const mine = state.seat && (view.phase === "setup" || view.active === state.seat) && view.deciding;
   const off = localStorage.getItem("munchkin.hints") === "off";
   el.hidden = !(early && mine && !off && HINTS[step]);
@@ -178,13 +182,16 @@ function breakdown(title, side) {
     h("ul", { "aria-label": head }, terms.map((term) => h("li", {}, term))));
 }
 
-function escapeLine(entry, names) {
+/** One runner's chance against one monster, as the terminal reads it (`describe.escape_line`):
+ * the modifier's parts only when it has any. */
+export function escapeLine(entry, names) {
   const name = names.get(entry.monster) || entry.monster;
   if (entry.automatic === "escapes") return `${name}: escaped at once, no roll`;
   if (entry.automatic === "caught") return `${name}: nobody escapes it by running`;
   const need = entry.needs - entry.modifier;
-  const roll = need <= 1 ? "any roll" : need > 6 ? "no roll" : `a roll of ${need} or more`;
-  return `${name}: ${entry.faces} in 6 (${roll}; ${entry.explain})`;
+  const roll = need <= 1 ? "every roll escapes" : need > 6 ? "even a 6 fails" : `a roll of ${need} or more`;
+  const parts = entry.explain.split(" = ")[1] || "";
+  return `${name}: ${entry.faces} in 6 (${roll}${parts === "" || parts === "0" ? "" : `; ${entry.explain}`})`;
 }
 
 function renderCombat(state) {
@@ -200,7 +207,7 @@ function renderCombat(state) {
     "combat-body",
     h("p", {}, `${who} fights${combat.stage === "run" ? ", and must run away" : ""}.`),
     advice && h("p", { class: `verdict ${advice.wins ? "winning" : "losing"}` }, advice.verdict),
-    combat.asked && h("p", {}, `${combat.asked} is asked to help for ${combat.reward} treasure(s).`),
+    combat.asked && h("p", {}, `${combat.asked} is asked to help for ${treasures(combat.reward)}.`),
     cardList(combat.monsters, "Monsters", "normal"),
     combat.played.length > 0 && h("div", {}, h("h4", {}, "Cards played in the fight"), cardList(combat.played, "Cards played in the fight")),
     h("div", { class: "sides" }, breakdown("Munchkins", combat.munchkins), breakdown("Monsters", combat.monster_side)),
@@ -227,7 +234,8 @@ function renderHand(state) {
 
 function offerLine(offer) {
   const names = (cards) => cards.map((card) => card.name).join(", ") || "nothing";
-  return h("p", {}, `${offer.from} offers ${offer.to} ${names(offer.give)} for ${names(offer.take)}.`);
+  const what = offer.take.length > 0 ? `for ${names(offer.take)}` : "as a gift";
+  return h("p", {}, `${offer.from} offers ${offer.to} ${names(offer.give)} ${what}.`);
 }
 
 function renderPiles(view, table) {
