@@ -62,6 +62,8 @@ def go_on(app: MunchkinApp) -> str:
     menu = app.query_one(ActionMenu)
     if menu.highlighted is None and Action("resolve_combat") in menu.keys:
         return menu.keys[Action("resolve_combat")]
+    if menu.highlighted is None and menu.actions and menu.actions[0] in menu.keys:
+        return menu.keys[menu.actions[0]]  # a forced choice with no default (set the die, lose a card)
     return "enter"
 
 
@@ -259,6 +261,7 @@ def test_hot_seat_hides_the_table_until_the_next_human_takes_the_keyboard(tmp_pa
         assert all(card["name"] in hand_shown() for card in session.view("Ann").data["hand"])
         await press_until(pilot, lambda: isinstance(app.screen, HandoverScreen))
         assert text(app, "#handover") == "Pass the keyboard to Bob; press Enter."
+        assert "you are Ann" not in app.sub_title and "Bob" in app.sub_title, app.sub_title
         await pilot.press("enter")
         assert app.seat == "Bob"
         assert all(card["name"] in hand_shown() for card in session.view("Bob").data["hand"])
@@ -297,7 +300,8 @@ def test_resume_after_quitting_mid_combat_shows_the_same_fight(
     monkeypatch.setattr("munchkin.tui.cli.at_a_terminal", lambda: True)
     result = CliRunner().invoke(play_command(), ["play", "--resume", str(session.game_id), "--db", str(db)])
     assert result.exit_code == 0, result.output
-    said = f"go on with: munchkin play --resume {session.game_id} --db {db}\n"
+    command = f".venv/bin/munchkin play --resume {session.game_id} --db {db}"
+    said = f"go on with (from the project folder): {command}\n"
     assert result.output.endswith(said), "the command works as written: with the database it used"
     assert (seen["resumed"], seen["resumed_situation"]) == (seen["combat"], seen["situation"])
     assert seen["combat"].startswith("⚔ ")

@@ -192,6 +192,14 @@ def effect_words(effect: Effect) -> str:
     return words(effect.arg) if words else effect.kind.replace("_", " ")
 
 
+def bad_stuff(card: CardDef) -> list[str]:
+    """A monster's Bad Stuff in words, and what it does even to those who escape (B9)."""
+    lines = ["Bad Stuff: " + ("; ".join(effect_words(e) for e in card.bad_stuff) or "nothing")]
+    if card.even_if_escaped:
+        lines.append("Even if you escape: " + "; ".join(effect_words(e) for e in card.even_if_escaped))
+    return lines
+
+
 def details(card: CardDef) -> list[str]:
     """Every line of a card in words, after its name: type and numbers, the printed text,
     who may use it, what it does."""
@@ -222,10 +230,7 @@ def details(card: CardDef) -> list[str]:
         lines.append(f"Defeated at once by: {_either(_traits(card.defeated_by))}")
     lines += [_first_up(_beaten(b)) for b in card.beaten_by]
     if card.type == "monster":
-        bad = "; ".join(effect_words(e) for e in card.bad_stuff) or "nothing"
-        lines.append(f"Bad Stuff: {bad}")
-    if card.even_if_escaped:
-        lines.append("Even if you escape: " + "; ".join(effect_words(e) for e in card.even_if_escaped))
+        lines += bad_stuff(card)
     if card.extra_treasures:
         lines.append(f"{_signed(card.extra_treasures)} treasure(s) for the monster")
     if card.immune_to:

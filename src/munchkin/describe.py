@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from munchkin.cards.schema import CardDef
+from munchkin.cards.schema import CardDef, Effect
 from munchkin.engine.actions import Action
 from munchkin.text import treasures
 
@@ -145,8 +145,25 @@ DECLINES = {
 }
 
 
-def choice(option: str, n: Name, kind: str | None) -> str:
-    """One answer to a question of `kind` in words; without a kind, read from its shape."""
+VALUED_PROMPTS = ("lose_card", "tax_item", "pay_tax")
+"""Questions whose answers give up an item: each names its gold value, when known."""
+
+
+def _valued(n: Name, defs: Mapping[str, CardDef]) -> Name:
+    """Card names with their gold value, when they have one: "Gold Tooth (300 gold)"."""
+
+    def name(card: str | None) -> str:
+        value = getattr(defs.get(card or ""), "value", None)
+        return n(card) + ("" if value is None else f" ({value} gold)")
+
+    return name
+
+
+def choice(option: str, n: Name, kind: str | None, defs: Mapping[str, CardDef] | None = None) -> str:
+    """One answer to a question of `kind` in words; without a kind, read from its shape. An
+    item given up (`VALUED_PROMPTS`) says its gold value, with the cards' `defs`."""
+    if defs and kind in VALUED_PROMPTS:
+        n = _valued(n, defs)
     if option == "decline":
         return DECLINES.get(kind or "", "Decline")
     if kind is not None and kind.startswith(CHARITY_TO):
@@ -192,13 +209,41 @@ WORDS: dict[str, Callable[[Action, Name, str], str]] = {
 }
 
 
-def describe(action: Action, names: Mapping[str, str], me: str, prompt: str | None = None) -> str:
+def describe(
+    action: Action,
+    names: Mapping[str, str],
+    me: str,
+    prompt: str | None = None,
+    defs: Mapping[str, CardDef] | None = None,
+) -> str:
     """One legal action in words, as `me` reads it ("Ask Bob for help (2 treasures)"); an
-    answer (`choose`) as the answer to the open question of kind `prompt`."""
+    answer (`choose`) as the answer to the open question of kind `prompt`. With the cards'
+    `defs`, what the choice needs known: an item given up with its gold value, a sale's gold
+    (B12), a steed fought as a monster's level and reward (S9)."""
     if action.verb == "choose":
-        return choice(action.arg or "", namer(names), prompt)
+        return choice(action.arg or "", namer(names), prompt, defs)
+    if (
+        action.verb == "play"
+        and action.on
+        and getattr((defs or {}).get(action.arg or ""), "type", "") == ("wandering_monster")
+    ):
+        return f"Bring {namer(names)(action.on)} into the fight with {namer(names)(action.arg)}"
     words = WORDS.get(action.verb)
-    return str(action) if words is None else words(action, namer(names), me)
+    said = str(action) if words is None else words(action, namer(names), me)
+    return said + _facts(action, defs or {})
+
+
+def _facts(action: Action, defs: Mapping[str, CardDef]) -> str:
+    """What a line needs said to be chosen knowingly, from the cards: a sale's gold, of which
+    every full 1000 buys a level (B12); a steed fought as a monster: its level, twice its
+    bonus, what beating it gives and what it does to one caught (S9)."""
+    if action.verb == "sell" and defs:
+        gold = sum(defs[c].value or 0 for c in action.cards if c in defs)
+        return f" ({gold} gold: every full 1000 buys a level, B12)"
+    steed = defs.get(action.arg or "") if action.verb == "monstrify" else None
+    if steed is not None:
+        return f" (level {2 * steed.bonus}; beaten: 1 level and 1 treasure; caught: lose a level, S9)"
+    return ""
 
 
 def prompt_kind(data: Mapping[str, Any]) -> str | None:
@@ -248,11 +293,19 @@ COSTLY_VERBS = ("sell", "discard", "backstab", "steal", "trade", "sacrifice_hire
 """Verbs Enter never falls back to: they give something away."""
 
 
-def default_action(legal: Sequence[Action], losing: bool = False) -> Action | None:
+NO_DEFAULT_PROMPTS = ("set_die", "lose_card", "tax_item", "pay_tax")
+"""Questions whose answers Enter never picks: which is best depends on whose roll or on the
+items' worth to the player (the first option may be the worst)."""
+
+
+def default_action(legal: Sequence[Action], losing: bool = False, prompt: str | None = None) -> Action | None:
     """What Enter does: the first legal action by `DEFAULT_VERBS` (pass where allowed), else the
     card drawn face up kept, else the first legal action that gives nothing away (`COSTLY_VERBS`),
     else nothing. While the player is `losing` their fight, never "Fight!": no default
-    at all when that is the only way on without giving something away."""
+    at all when that is the only way on without giving something away. An answer to a
+    question of kind `prompt` in `NO_DEFAULT_PROMPTS` is never the default."""
+    if prompt in NO_DEFAULT_PROMPTS:
+        legal = [a for a in legal if a.verb != "choose"]
     for verb in DEFAULT_VERBS:
         if Action(verb) in legal and not (losing and verb == "resolve_combat"):
             return Action(verb)
@@ -275,23 +328,106 @@ def situation(
     if not data["deciding"]:
         return f"{data['active']}'s turn: waiting for the others."
     if prompt is not None and prompt["player"] == me:
-        return question(prompt_kind(data) or prompt["kind"]) + "."
+        return question(prompt_kind(data) or prompt["kind"]) + _prompt_detail(data, n) + "."
     if offer is not None and offer["to"] == me:
         give, take = (", ".join(c["name"] for c in offer[k]) for k in ("give", "take"))
         what = f"for your {take}" if take else "as a gift"
         return f"{offer['from']} offers you {give or 'nothing'} {what}: accept or decline."
     if combat is not None and combat["asked"] == me:
         return f"{combat['fighter']} asks you for help, promising {treasures(combat['reward'])}."
+    if data.get("pending") is not None:
+        return f"{_pending_said(data['pending'], n, me)}: play a card that answers it, or pass (Enter)."
     if combat is not None and combat["stage"] == "run":
-        return "The monsters win: run away (a die roll per monster, 5 or more escapes)."
-    if combat is not None and combat["fighter"] != me:
+        return _run_stage(combat, me, n)
+    if combat is not None and me not in (combat["fighter"], combat["helper"]):
         monsters = ", ".join(n(m["id"]) for m in combat["monsters"])
         return f"{combat['fighter']} is fighting {monsters}: respond with a card, or pass (Enter)."
     if data["phase"] == "setup":
         return "Before the first turn: play races, classes and items, or pass (Enter) when ready."
     if combat is not None:
         return _own_fight(data, me, advice)
-    return "Your turn." if data["active"] == me else "Respond, or pass (Enter)."
+    return _own_turn(data) if data["active"] == me else "Respond, or pass (Enter)."
+
+
+TURN_STEPS = {
+    "start": "Your turn: kick open the door (play cards first if you like).",
+    "face_up": "Your turn: deal with the card drawn face up.",
+    "after_door": "Your turn: look for trouble (fight a monster from your hand) or loot the room.",
+    "end": "Your turn: end it when you are done (sell, trade, put on items first).",
+}
+"""What the player's own turn asks for now, by the step it is at (`phase`, B3, B4)."""
+
+
+def _own_turn(data: Mapping[str, Any]) -> str:
+    """The step of the player's own turn; at its end, a hand over the limit warns that
+    charity follows (B5)."""
+    said = TURN_STEPS.get(data["phase"], "Your turn.")
+    hand, limit = len(data.get("hand") or ()), data.get("hand_limit")
+    if data["phase"] == "end" and limit is not None and hand > limit:
+        said += f" Your hand ({hand}) is over the limit of {limit}: ending the turn, charity follows (B5)."
+    return said
+
+
+def _run_stage(combat: Mapping[str, Any], me: str, n: Name) -> str:
+    """The monsters won: who runs away, for the runner or for a bystander (B9)."""
+    runners = combat.get("runners") or [combat["fighter"]]
+    if me in runners:
+        return "The monsters win: run away (a die roll per monster, 5 or more escapes)."
+    monsters = ", ".join(n(m["id"]) for m in combat["monsters"])
+    who = " and ".join(runners)
+    return f"{who} must run away from {monsters}: respond with a card, or pass (Enter)."
+
+
+def _prompt_detail(data: Mapping[str, Any], n: Name) -> str:
+    """What a question of the player's needs said beside it, from the view: the points a
+    failed roll misses (B14), the gold of a tax still owed, the top treasure discard a
+    Cleric would take, the monster a re-roll is against."""
+    prompt = data["prompt"]
+    kind = prompt["kind"]
+    if kind == "flight" and prompt.get("missing") is not None:
+        return f"; the roll is {prompt['missing']} short"
+    if kind == "pay_tax" and prompt.get("owed") is not None:
+        return f"; {prompt['owed']} gold still owed"
+    if kind == "resurrect" and data.get("treasure_discard"):
+        return f"; the top treasure discard is {n(data['treasure_discard'][-1]['id'])}"
+    if kind == "reroll" and prompt.get("about"):
+        return f" (against {n(prompt['about'])})"
+    return ""
+
+
+def _pending_roll(pending: Mapping[str, Any]) -> str:
+    """A pending roll's die with what is added to it: `4`, `4 (+1 = 5)`."""
+    roll, mod = pending["roll"], pending["modifier"]
+    return f"{roll} ({mod:+d} = {roll + mod})" if mod else f"{roll}"
+
+
+def _pending_said(pending: Mapping[str, Any], n: Name, me: str) -> str:
+    """What awaits answers (the view's `pending`), as a sentence: "You rolled 4 against Cave
+    Troll (5 or more escapes): a failure" (B9, B14, B16)."""
+    who = "You" if pending["player"] == me else pending["player"]
+    if pending["kind"] == "curse":
+        target = "you" if pending["on"] == me else pending["on"]
+        if pending["player"] is None:
+            return f"{n(pending['card'])}, drawn face up, hits {target}"
+        return f"{who} played {n(pending['card'])} on {target}"
+    verdict = "a success" if pending["success"] else "a failure"
+    if pending["kind"] == "theft":
+        aim = f"to steal {n(pending['card'])} from {pending['on']} ({pending['needs']} or more steals it)"
+    else:
+        aim = f"against {n(pending['card'])} ({pending['needs']} or more escapes)"
+    return f"{who} rolled {_pending_roll(pending)} {aim}, {verdict}"
+
+
+def pending_noun(pending: Mapping[str, Any], n: Name, me: str) -> str:
+    """What awaits answers as a noun: "your roll of 4 against Cave Troll", "Bob's roll of 3
+    to steal Gold Tooth from Cid", "Duck of Doom played on you" (B16)."""
+    whose = "your" if pending["player"] == me else f"{pending['player']}'s"
+    if pending["kind"] == "curse":
+        return f"{n(pending['card'])} played on {'you' if pending['on'] == me else pending['on']}"
+    roll = _pending_roll(pending)
+    if pending["kind"] == "theft":
+        return f"{whose} roll of {roll} to steal {n(pending['card'])} from {pending['on']}"
+    return f"{whose} roll of {roll} against {n(pending['card'])}"
 
 
 def _own_fight(data: Mapping[str, Any], me: str, advice: Mapping[str, Any] | None) -> str:
@@ -340,9 +476,14 @@ def options_text(changed: Mapping[str, Any]) -> str:
     return "options " + ", ".join(words)
 
 
+DOUBLED = re.compile(r"\b([a-z]+) (?=(?i:\1)\b)")
+"""A kind word said twice by a part of a breakdown: "curse Curse! Wet Noodle Arms"."""
+
+
 def breakdown_lines(explain: str) -> list[str]:
-    """A breakdown string ("munchkins 7 = 3 Ann's level (B6) + 4 ...") as one part a line."""
-    head, _, parts = explain.partition(" = ")
+    """A breakdown string ("munchkins 7 = 3 Ann's level (B6) + 4 ...") as one part a line, a
+    kind word its card's name repeats said once ("- 2 Curse! Wet Noodle Arms")."""
+    head, _, parts = DOUBLED.sub("", explain).partition(" = ")
     if not parts:
         return [explain]
     terms = re.split(r" (?=[+-] \d)", parts)
@@ -457,6 +598,13 @@ def costs(
     return []
 
 
+def _on_hireling(effect: Effect) -> bool:
+    """Whether an effect acts on a hireling of its target: kills, takes or costs one (H3)."""
+    return effect.kind in ("hireling_dies", "steal_hireling") or (
+        effect.kind == "lose" and effect.arg == "hireling"
+    )
+
+
 def no_effect_now(
     action: Action,
     data: Mapping[str, Any],
@@ -466,16 +614,25 @@ def no_effect_now(
     """Why a legal play would do nothing now, or None: a card that only removes a curse,
     played on a player with no curse in play; a one-shot's run-away bonus for a runner on a
     steed whose run-away value replaces it (S6, R66: the runner's breakdown has the steed's
-    part). `data`: the player's view; `advice`: `PlayerView.advice`."""
+    part); a card that only acts on a hireling, played on a player with none (H3); a hireling
+    sacrificed to escape monsters that are all escaped without a roll (H4, B9). `data`: the
+    player's view; `advice`: `PlayerView.advice`."""
+    me = data["player"]
+    if action.verb == "sacrifice_hireling":
+        run = ((advice or {}).get("combat") or {}).get("run", {}).get(me, [])
+        if run and all(entry.get("automatic") == "escapes" for entry in run):
+            return "you escape every monster without a roll"
     card = defs.get(action.arg or "") if action.verb == "play" else None
     if card is None:
         return None
-    me = data["player"]
-    if card.effects and all(e.kind == "remove_curse" for e in card.effects):
-        target = action.target or me
-        table = next((t for t in data["players"] if t["name"] == target), None)
-        if table is not None and not table["curses"]:
-            return f"no curse on {'you' if target == me else target} to remove"
+    target = action.target or me
+    table = next((t for t in data["players"] if t["name"] == target), None)
+    whom = "you" if target == me else target
+    if table is not None and card.effects:
+        if all(e.kind == "remove_curse" for e in card.effects) and not table["curses"]:
+            return f"no curse on {whom} to remove"
+        if all(_on_hireling(e) for e in card.effects) and not table.get("hirelings"):
+            return f"no hireling on {whom}"
     if card.type == "one_shot" and card.uses == "run_away" and card.run_away > 0 and not card.effects:
         run = ((advice or {}).get("combat") or {}).get("run", {}).get(me, [])
         if any("(S6)" in entry["explain"] for entry in run):
@@ -631,6 +788,11 @@ OPEN_DECISION = "wait: another decision is open"
 """The engine's refusal of a play while a question, an offer or a request is open (B4)."""
 
 
+JUST_HAPPENED = "what just happened"
+"""The engine's words for a pending roll or curse, in a refusal of a play that does not answer
+it (B16): named from the view (`pending_noun`)."""
+
+
 def open_decision(data: Mapping[str, Any] | None) -> str:
     """What a play waits for, in player words, from the player's view (`data`; None: not at
     hand): "first answer Bob's trade offer", "wait for Cid to answer their question"."""
@@ -661,6 +823,9 @@ def player_words(message: str, names: Mapping[str, str], data: Mapping[str, Any]
     ("it is played on a monster of the fight"): no field names, verbs or card ids. With the
     player's view (`data`), a play that waits for an open decision says which (B4)."""
     message = message.replace(OPEN_DECISION, open_decision(data))
+    pending = (data or {}).get("pending")
+    if pending is not None and data is not None:
+        message = message.replace(JUST_HAPPENED, pending_noun(pending, namer(names), data["player"]))
     for engine, words in ENGINE_WORDS.items():
         message = message.replace(engine, words)
     for pattern, replacement in ENGINE_PATTERNS:

@@ -72,6 +72,12 @@ CardScreen, LogScreen, TradeScreen, AskHelpScreen { align: center middle; }
 """
 
 
+END_KEYS = {"p": "again", "n": "new", "s": "standings"}
+"""The end screen's keys, still taken at the table once the game is over (after Esc)."""
+END_HINT = "p: play again · n: new game · s: the standings · q: quit."
+"""The situation's reminder of `END_KEYS` once the game is over."""
+
+
 class MunchkinApp(App[None]):
     """One game of Munchkin on a session: the human seats play at this keyboard."""
 
@@ -161,6 +167,7 @@ class MunchkinApp(App[None]):
         following = self._following()
         changed, self.seat = following != self.seat, following
         if changed and len(self.humans) > 1:
+            self.sub_title = f"passing the keyboard to {following}"  # the table is hidden meanwhile
             self.push_screen(HandoverScreen(following), lambda _: self.show())
         else:
             self.show()
@@ -183,7 +190,7 @@ class MunchkinApp(App[None]):
         elif entry == "help":
             self.push_screen(self._ask_screen(), self._decided)
         elif isinstance(entry, Action) and entry in self.warnings:
-            what = describe(entry, self.session.names, self.seat)
+            what = describe(entry, self.session.names, self.seat, prompt_kind(self.data), self.defs)
             self.push_screen(
                 ConfirmScreen(what, self.warnings[entry]), lambda yes: self.decide(entry) if yes else None
             )
@@ -247,11 +254,12 @@ class MunchkinApp(App[None]):
         notes = {a: note for a in legal if (note := no_effect_now(a, data, self.defs, advice))}
         self.query_one(TablePanel).show(data, self.defs, advice, names)
         self.query_one(OthersPanel).show(data)
-        self.query_one(CombatPanel).show(data["combat"], advice, self.seat, names)
-        self.query_one("#situation", Static).update(situation({**data, "legal": legal}, names, advice))
+        self.query_one(CombatPanel).show(data["combat"], advice, self.seat, names, self.defs)
+        said = situation({**data, "legal": legal}, names, advice)
+        self.query_one("#situation", Static).update(f"{said} {END_HINT}" if self.session.over else said)
         menu = self.query_one(ActionMenu)
         kind = prompt_kind(data)
-        menu.show(legal, names, self.seat, kind, self.types, losing(advice, self.seat), notes)
+        menu.show(legal, names, self.seat, kind, self.types, losing(advice, self.seat), notes, self.defs)
         menu.focus()
         self.show_log()
         if self.session.over and not self._ended:
@@ -276,6 +284,14 @@ class MunchkinApp(App[None]):
             if cost:
                 warnings[action] = warnings.get(action, []) + cost
         return warnings
+
+    def _end_key(self, choice: str) -> None:
+        """A key of the end screen pressed at the table once the game is over (`END_KEYS`)."""
+        if choice == "standings":
+            self._ended = False
+            self.show()
+        else:
+            self._after_end(choice)
 
     def _after_end(self, choice: str | None) -> None:
         if choice == "again":
@@ -379,6 +395,9 @@ class MunchkinApp(App[None]):
             self.take(self.query_one(ActionMenu).entry_at(message.option.id))
 
     def action_key(self, key: str) -> None:
+        if self.session.over and key in END_KEYS:
+            self._end_key(END_KEYS[key])
+            return
         menu = self.query_one(ActionMenu)
         entry = menu.entry_for_key(key)
         if entry is None:

@@ -82,13 +82,14 @@ def _on_screen(session: Session, db: str | None) -> None:
     if session.over:
         typer.echo(f"Game {session.game_id} is over: {winners_text(session.winners)}.")
     else:
-        typer.echo(f"Game {session.game_id} saved; go on with: {resume_command(session.game_id, db)}")
+        command = resume_command(session.game_id, db)
+        typer.echo(f"Game {session.game_id} saved; go on with (from the project folder): {command}")
 
 
 def resume_command(game_id: int | None, db: str | None) -> str:
-    """The command that goes on with a saved game, as it can be typed: with `--db` when the
-    game is not in the default database."""
-    words = ["munchkin", "play", "--resume", str(game_id)]
+    """The command that goes on with a saved game, as it can be typed in the project folder
+    (as the README tells it): with `--db` when the game is not in the default database."""
+    words = [".venv/bin/munchkin", "play", "--resume", str(game_id)]
     if db is not None:
         words += ["--db", db]
     return shlex.join(words)

@@ -11,7 +11,8 @@ KEYS = """\
 | `l` | the whole log, to scroll |
 | `u` | undo your last decision (and what the bots did after it); not once the game is over |
 | `?` | this screen; `Esc` closes it |
-| `q` | quit; the game is saved, `munchkin play --resume ID` goes on |
+| `p` `n` `s` | once the game is over: play again, a new game, the standings again |
+| `q` | quit; the game is saved, `.venv/bin/munchkin play --resume ID` (from the project folder) goes on |
 
 Trades and help requests open a dialog: choose the player and the items (`Space`), the
 treasures you promise (`+`, `-`), then `o` (offer) or `a` (ask). A play that costs more

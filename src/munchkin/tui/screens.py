@@ -256,6 +256,7 @@ class TradeScreen(ModalScreen[Action | None]):
             box = self.query_one(widget_id, SelectionList)
             box.clear_options()
             box.add_options([(self.names.get(i, i), i) for i in self._items(field)])
+            box.highlighted = 0 if box.option_count else None  # Space chooses from the first item on
         self._deal()
 
     def _deal(self) -> None:

@@ -12,7 +12,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from munchkin.cards.schema import CardDef
-from munchkin.cardtext import brief
+from munchkin.cardtext import bad_stuff, brief
 from munchkin.describe import (
     GROUPS,
     breakdown_lines,
@@ -146,7 +146,10 @@ class CombatPanel(Static):
         advice: Mapping[str, Any] | None = None,
         me: str | None = None,
         names: Mapping[str, str] | None = None,
+        defs: Mapping[str, CardDef] | None = None,
     ) -> None:
+        """The fight of a view (`combat`), `me`'s verdict and escape chances (`advice`), and
+        what each monster does to those it catches (`defs`: its Bad Stuff, B9)."""
         self.display = combat is not None
         if combat is None:
             self.update("")
@@ -173,7 +176,20 @@ class CombatPanel(Static):
             text.append(f"\nRunning away: {', '.join(combat['runners'])}", style="bold yellow")
         for line in escape_lines(advice, me, names or {}):
             text.append(f"\n{line}", style="" if line.startswith(" ") else "bold")
+        for line in bad_stuff_lines(combat["monsters"], defs or {}):
+            text.append(f"\n{line}", style="yellow")
         self.update(text)
+
+
+def bad_stuff_lines(monsters: Sequence[Mapping[str, Any]], defs: Mapping[str, CardDef]) -> list[str]:
+    """Each monster's Bad Stuff (a twin's: the monster it fights as), for whoever is caught
+    (B9): "Bad Stuff, Cave Troll: lose 2 levels"."""
+    out = []
+    for monster in monsters:
+        card = defs.get(monster.get("as", monster["id"]))
+        if card is not None and card.type == "monster":
+            out += [line.replace(":", f", {monster['name']}:", 1) for line in bad_stuff(card)]
+    return out
 
 
 class ActionMenu(OptionList):
@@ -207,13 +223,16 @@ class ActionMenu(OptionList):
         types: Mapping[str, str] | None = None,
         losing: bool = False,
         notes: Mapping[Action, str] | None = None,
+        defs: Mapping[str, CardDef] | None = None,
     ) -> None:
         """The actions, answers read as answers to the open question of kind `prompt`; no
-        default while the player is `losing` their fight (B6); `notes`: why an action would
-        do nothing now (`describe.no_effect_now`)."""
+        default while the player is `losing` their fight (B6), nor for a question whose
+        answers Enter never picks (`describe.NO_DEFAULT_PROMPTS`); `notes`: why an action would
+        do nothing now (`describe.no_effect_now`); `defs`: the cards, for what a line needs
+        said (`describe.describe`)."""
         self.dialogs = {kind: [a for a in legal if DIALOG_VERBS.get(a.verb) == kind] for kind in DIALOGS}
         direct = [a for a in legal if a.verb not in DIALOG_VERBS]
-        first = default_action(direct, losing) if direct else None
+        first = default_action(direct, losing, prompt) if direct else None
         by_group: dict[str, list[Entry]] = {group: [] for group in GROUPS}
         for action in direct:
             by_group[group_of(action, me, types or {})].append(action)
@@ -233,7 +252,7 @@ class ActionMenu(OptionList):
             if len(groups) > 1:
                 options.append(Option(Text(GROUPS[group], style="bold underline"), disabled=True))
             for entry in entries:
-                label = DIALOGS[entry] if isinstance(entry, str) else describe(entry, names, me, prompt)
+                label = DIALOGS[entry] if isinstance(entry, str) else describe(entry, names, me, prompt, defs)
                 note = (notes or {}).get(entry) if isinstance(entry, Action) else None
                 label += f" (no effect now: {note})" if note else ""
                 key = self.keys.get(entry, " ")
