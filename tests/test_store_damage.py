@@ -274,6 +274,19 @@ def test_an_unreadable_decision_is_refused_naming_it_and_the_column(save: Path) 
     _refused(str(save), f"{save}: game 1, decision 2: action: ")
 
 
+DEEP = "[" * 5000 + "]" * 5000
+"""JSON nested deeper than Python's parser recurses (a fuzzer's, in a save)."""
+
+
+def test_json_nested_too_deep_is_refused_naming_game_and_column(save: Path) -> None:
+    """A fuzzer's 1,000 nested lists raised RecursionError out of games, replay and resume."""
+    _damage(save, f"UPDATE munchkin_decisions SET action = '{DEEP}' WHERE number = 2")
+    _refused(str(save), f"{save}: game 1, decision 2: action: bad JSON (nested too deep)")
+    _damage(save, f"UPDATE munchkin_games SET winners = '{DEEP}'")
+    message = _refused(str(save), "game 1: winners: bad JSON (nested too deep)")
+    assert _cli("games", "--db", str(save)) == (1, "", f"error: {message}\n")
+
+
 def test_a_new_game_is_refused_the_seats_a_save_is_refused() -> None:
     """`Session.start` and the save check share one check, so no game is saved that cannot be
     resumed: a sex that is neither female nor male was saved before."""

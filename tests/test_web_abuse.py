@@ -517,21 +517,24 @@ def test_a_bad_lobby_row_is_skipped_with_a_one_line_warning(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     with serving(tmp_path) as address:
-        good, bad_sets, bad_date, bad_status = (
-            create(address, source)[1]["code"] for source in (ATTACKER, OTHER, FRIEND, PLAYER)
+        good, bad_sets, bad_date, bad_status, deep = (
+            create(address, source)[1]["code"] for source in (ATTACKER, OTHER, FRIEND, PLAYER, ATTACKER)
         )
     with sqlite3.connect(tmp_path / "games.sqlite3") as db:
         db.execute("UPDATE munchkin_web_tables SET sets = '[not json' WHERE code = ?", (bad_sets,))
+        db.execute(
+            "UPDATE munchkin_web_tables SET options = ? WHERE code = ?", ("[" * 5000 + "]" * 5000, deep)
+        )
         db.execute("UPDATE munchkin_web_tables SET created = 'yesterday' WHERE code = ?", (bad_date,))
         db.execute("UPDATE munchkin_web_tables SET status = 'haunted' WHERE code = ?", (bad_status,))
     caplog.set_level(logging.WARNING, "munchkin.web")
     with serving(tmp_path) as address:
         assert request(address, "GET", f"/api/games/{good}")[0] == 200
-        for code in (bad_sets, bad_date, bad_status):
+        for code in (bad_sets, bad_date, bad_status, deep):
             assert request(address, "GET", f"/api/games/{code}")[0] == 404
     warnings = [r.getMessage() for r in caplog.records if "skipped" in r.getMessage()]
-    assert len(warnings) == 3 and all("\n" not in w for w in warnings)
-    for code in (bad_sets, bad_date, bad_status):
+    assert len(warnings) == 4 and all("\n" not in w for w in warnings)
+    for code in (bad_sets, bad_date, bad_status, deep):
         assert any(code in w for w in warnings)
 
 

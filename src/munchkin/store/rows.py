@@ -104,7 +104,7 @@ def read_decision(row: DecisionRow, number: int, names: set[str], where: str) ->
     if row.player not in names:
         raise StoreError(f"{here}: unknown player {row.player!r}")
     try:
-        action = action_from_dict(_json(row.action, here))
+        action = action_from_dict(_json(row.action, f"{here}: action"))
     except ActionFormatError as exc:
         raise StoreError(f"{here}: {exc}") from None
     return Decision(row.player, action, row.fingerprint)
@@ -165,3 +165,5 @@ def _json(text: str, where: str) -> object:
         return json.loads(text)
     except (json.JSONDecodeError, TypeError) as exc:
         raise StoreError(f"{where}: bad JSON ({one_line(exc)})") from None
+    except RecursionError:
+        raise StoreError(f"{where}: bad JSON (nested too deep)") from None

@@ -92,7 +92,7 @@ class LobbyDb:
         for row in rows:
             try:
                 loaded.append(_table(row, slots.get(row.code, [])))
-            except (ValueError, TypeError, KeyError, StoreError) as exc:
+            except (ValueError, TypeError, KeyError, RecursionError, StoreError) as exc:
                 problem = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
                 log.warning("lobby table %.40r skipped: it cannot be read (%.200s)", row.code, problem)
         return sorted(loaded, key=lambda table: table.created)

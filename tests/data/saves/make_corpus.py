@@ -72,7 +72,7 @@ CASES = {
         "game", _set_action('{"verb": "fly"}'), "game 1, decision 1: unknown verb 'fly'", False
     ),
     "bad_json": Case(
-        "game", _set_action('{"verb": "pass"'), "game 1, decision 1: bad JSON (Expecting", False
+        "game", _set_action('{"verb": "pass"'), "game 1, decision 1: action: bad JSON (Expecting", False
     ),
     "refused_action": Case(
         "game",
