@@ -177,6 +177,20 @@ def test_bench_refuses_an_unknown_engine() -> None:
     assert "choose this, pure, compiled or both" in result.output
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--sets", "horses"], "the chosen card sets hold "),
+        (["--seed", "-1"], "--seed -1: from 0 to 4294967295"),
+        (["--seed", "4294967296"], "--seed 4294967296: from 0 to 4294967295"),
+    ],
+)
+def test_bench_refuses_what_no_game_can_be_played_with(options: list[str], message: str) -> None:
+    result = runner.invoke(app, ["bench", *TINY, *options])
+    assert result.exit_code == 2
+    assert message in result.output and len(result.output.strip().splitlines()) == 1, result.output
+
+
 def test_uno_without_rlcard_is_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "rlcard", None)
     figures = uno(BenchSettings(uno_games=1))

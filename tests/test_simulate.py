@@ -329,3 +329,22 @@ def test_matplotlib_missing_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tm
     assert result.exit_code == 2
     assert "install the report extra" in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_card_sets_too_small_for_a_game_are_refused_before_any_game(tmp_path: Path) -> None:
+    """The fuzzer's `--sets horses` raised SetupError in every worker and left an empty folder."""
+    out = tmp_path / "report"
+    result = runner.invoke(app, ["simulate", "--games", "2", "--sets", "horses", "--out", str(out)])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: the chosen card sets hold "), result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_a_ray_address_that_cannot_be_joined_is_one_line(tmp_path: Path) -> None:
+    """The fuzzer's `--ray junk` ended in a traceback."""
+    pytest.importorskip("ray", reason="ray is not installed (the 'ray' extra)")
+    result = runner.invoke(app, ["simulate", "--games", "1", "--ray", "junk", "--out", str(tmp_path / "r")])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: cannot join Ray at 'junk': "), result.output
+    assert "Traceback" not in result.output

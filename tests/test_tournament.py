@@ -122,6 +122,8 @@ def test_a_kind_in_several_seats_moves_by_the_mean_of_its_seats() -> None:
         (["--sets", "base,nope"], "error: "),
         (["--games", "0"], "error: --games 0: must be more than 0"),
         (["--think-ms", "-5"], "error: --think-ms -5: must be more than 0"),
+        (["--think-ms", "inf"], "error: --think-ms inf: at most 600000"),
+        (["--sets", "horses"], "error: the chosen card sets hold "),
         (["--iterations", "0"], "error: --iterations 0: must be more than 0"),
         (["--workers", "0"], "error: --workers 0: must be more than 0"),
         (["--option", "win_lvl=3"], "error: --option: 'win_lvl': unknown option"),

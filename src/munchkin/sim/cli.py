@@ -83,6 +83,10 @@ def simulate(
         typer.echo(f"{games} games in {seconds:.1f} s ({games / seconds:.2f} games/s): {paths['html']}")
 
 
+UNO_SEEDS = 2**32 - 1
+"""The largest seed RLCard's UNO, timed beside ours, accepts."""
+
+
 def bench(
     games: Annotated[int, typer.Option(min=1, help="Complete random games timed on one core.")] = 20,
     players: Annotated[int, typer.Option(min=2, max=6)] = 4,
@@ -104,6 +108,8 @@ def bench(
 ) -> None:
     """Engine speed: games/s, decisions/s, legal_actions and copy times, memory per state,
     RLCard UNO for comparison, simulate speed-up; each also as a ratio to a baseline loop."""
+    if not 0 <= seed <= UNO_SEEDS:
+        raise fail(f"--seed {seed}: from 0 to {UNO_SEEDS} (RLCard's UNO takes no other)")
     settings = bench_module.BenchSettings(games, players, seed, names(sets), samples, uno_games, sim_games)
     check_sets(settings.sets)
     chosen = {"this": (), "both": bench_module.ENGINES}.get(engines, (engines,))

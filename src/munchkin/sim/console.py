@@ -21,6 +21,8 @@ from rich.progress import (
 from rich.text import Text
 
 from munchkin.cards.loader import CardLoadError
+from munchkin.engine.game import Game, SetupError
+from munchkin.match import seat_players
 from munchkin.sim.simulate import BOT_KINDS, Record, SimConfig, cards_for, run_local, timed
 
 
@@ -36,10 +38,10 @@ def fail(message: str) -> typer.Exit:
 
 
 def check_sets(sets: tuple[str, ...]) -> None:
-    """Refuse unknown card sets before any game starts."""
+    """Refuse unknown card sets, and sets too small for a game, before any game starts."""
     try:
-        cards_for(sets)
-    except CardLoadError as exc:
+        Game.new(cards_for(sets), seat_players(2))
+    except (CardLoadError, SetupError) as exc:
         raise fail(str(exc)) from None
 
 

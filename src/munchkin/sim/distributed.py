@@ -10,6 +10,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from munchkin.errortext import clean
 from munchkin.sim.simulate import Record, SimConfig, play_one
 
 LOCAL = "local"
@@ -17,7 +18,7 @@ LOCAL = "local"
 
 
 class RayMissing(RuntimeError):
-    """Ray is not installed."""
+    """Ray is not installed, or the cluster cannot be joined."""
 
 
 def import_ray() -> Any:
@@ -34,7 +35,10 @@ def run_ray(config: SimConfig, address: str, on_done: Callable[[], None] = lambd
     ray = import_ray()
     started = not ray.is_initialized()
     if started:
-        ray.init(address=None if address == LOCAL else address, include_dashboard=False)
+        try:
+            ray.init(address=None if address == LOCAL else address, include_dashboard=False)
+        except (ValueError, ConnectionError) as exc:
+            raise RayMissing(f"cannot join Ray at {address!r}: {clean(str(exc), 200)}") from None
     try:
         task = ray.remote(play_one)
         pending = [task.remote(config, index) for index in range(config.games)]

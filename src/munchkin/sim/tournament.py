@@ -33,6 +33,8 @@ from munchkin.sim.console import check_config, fail, names, run_games
 from munchkin.sim.simulate import Record, SimConfig
 from munchkin.sim.stats import win_rate_by_bot, win_rate_by_seat
 
+MAX_THINK_MS = 600_000
+"""The longest think time a search bot is given (inf or more would never decide)."""
 KIND_HELP = "; ".join(f"{name} ({kind.summary})" for name, kind in KINDS.items())
 
 
@@ -161,6 +163,8 @@ def tournament(
     for flag, value in positive.items():
         if value is not None and not value > 0:
             raise fail(f"{flag} {value:g}: must be more than 0")
+    if think_ms is not None and not think_ms <= MAX_THINK_MS:
+        raise fail(f"--think-ms {think_ms:g}: at most {MAX_THINK_MS} (ten minutes a decision)")
     if not 2 <= len(kinds) <= 6:
         raise fail(f"--bots {bots!r}: one bot per seat, 2 to 6 of them")
     options = table_options.from_command_line(option or [])
