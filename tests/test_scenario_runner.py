@@ -126,6 +126,10 @@ WELL_FORMED_FAILURES = {"refused_accepted.yaml", "dice_exhausted.yaml", "not_leg
         ("bad_card.yaml", "card 'bad-pony': key 'bonus': expected an integer, got 'lots'"),
         ("huge_treasures.yaml", "card 'hoard': key 'treasures': must be <= 100, got 1000000000"),
         ("one_player.yaml", "key 'setup.players': a scenario has 2 to 6 players, got 1"),
+        (
+            "level_at_win.yaml",
+            "setup: ann starts at level 10: in a game going on, everyone is below the win level, 10 (B2)",
+        ),
         ("bad_dice.yaml", "key 'dice[1]': must be <= 6, got 7"),
         (
             "refused_accepted.yaml",

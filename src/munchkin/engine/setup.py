@@ -56,6 +56,10 @@ class UnknownCard(KeyError):
     """A position names a card id that no card set defines."""
 
 
+class PositionError(ValueError):
+    """A position no game going on can be in."""
+
+
 def _is_boost(catalog: Mapping[str, CardDef], card_id: str) -> bool:
     """A card listed with the races or classes that is not one but lets its owner have one
     more (Half-Breed, Super Munchkin): it is in play beside them (B14)."""
@@ -86,6 +90,7 @@ def build(
     def many(ids: Sequence[str]) -> list[int]:
         return [make(i) for i in ids]
 
+    _check_levels(position)
     players = []
     carrying: dict[int, list[int]] = {}
     for ps in position.players:
@@ -121,6 +126,15 @@ def build(
     _apply_lasting_curses(g)
     flow.advance(g, [Event("position_set", {})])
     return Game(g)
+
+
+def _check_levels(position: Position) -> None:
+    """Nobody in a game going on is at the win level or above: that ends it (B2)."""
+    win = position.options.win_level
+    for ps in position.players:
+        if ps.level >= win:
+            problem = f"in a game going on, everyone is below the win level, {win} (B2)"
+            raise PositionError(f"{ps.name} starts at level {ps.level}: {problem}")
 
 
 def _apply_lasting_curses(g: GameState) -> None:

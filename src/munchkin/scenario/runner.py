@@ -25,7 +25,7 @@ from munchkin.cards.schema import CardDef
 from munchkin.engine.errors import DiceExhausted
 from munchkin.engine.game import Game
 from munchkin.engine.options import OptionsError, TableOptions, parse_options
-from munchkin.engine.setup import HirelingSetup, PlayerSetup, Position, UnknownCard, build
+from munchkin.engine.setup import HirelingSetup, PlayerSetup, Position, PositionError, UnknownCard, build
 from munchkin.errortext import clean, show, suggest
 from munchkin.scenario.model import (
     PlayerSpec,
@@ -215,6 +215,8 @@ def build_game(scenario: Scenario, catalog: Mapping[str, CardDef]) -> Game:
         raise ScenarioError(f"{scenario.source}: setup: unknown card {show(exc.args[0])}") from None
     except DiceExhausted:
         raise ScenarioError(f"{scenario.source}: setup: dice exhausted") from None
+    except PositionError as exc:
+        raise ScenarioError(f"{scenario.source}: setup: {exc}") from None
     except Exception as exc:
         raise ScenarioError(f"{scenario.source}: setup: engine error: {_exc_text(exc)}") from None
 
