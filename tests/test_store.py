@@ -314,6 +314,9 @@ def test_bad_urls_and_missing_games_are_one_line_errors(tmp_path: Path) -> None:
     path = tmp_path / "g.sqlite3"
     _played(str(path), 3)
     assert _cli("replay", "7", "--db", str(path))[1:] == ("", f"error: {path}: there is no game 7\n")
+    huge = str(2**63)  # beyond SQLite's integers: an OverflowError came out of replay
+    assert _cli("replay", huge, "--db", str(path))[1:] == ("", f"error: {path}: there is no game {huge}\n")
+    assert _cli("play", "--resume", huge, "--no-ui", "--db", str(path))[0] == 2
     for url, error in [
         (
             "mysql://me@localhost/games",

@@ -193,10 +193,12 @@ class Store:
 
     def _game_row(self, db: DbSession, game_id: int, where: str) -> GameRow:
         """The row of game `game_id` (named `where`), as the database holds it."""
-        try:
-            row = db.get(GameRow, game_id)
-        except self._read_errors as exc:
-            raise self._unreadable(db, exc, GameRow, lambda _: [(where, GameRow.id == game_id)]) from None
+        row = None
+        if 0 < game_id < 2**63:  # no database holds an id beyond its 64-bit integers
+            try:
+                row = db.get(GameRow, game_id)
+            except self._read_errors as exc:
+                raise self._unreadable(db, exc, GameRow, lambda _: [(where, GameRow.id == game_id)]) from None
         if row is None:
             raise StoreError(f"{self.name}: there is no game {game_id}")
         return row
