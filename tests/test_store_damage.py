@@ -292,3 +292,17 @@ def test_a_new_game_is_refused_the_seats_a_save_is_refused() -> None:
     resumed: a sex that is neither female nor male was saved before."""
     with pytest.raises(SessionError, match=r"^seat Ann: sex 'robot' \(female or male\)$"):
         Session.start(_seats(("Ann", "robot"), ("Bob", "male"), ("Cid", "male")), ["base"], SEED)
+
+
+def test_a_database_locked_by_another_program_is_not_called_corrupt(save: Path) -> None:
+    """A fuzzer's lock made every command say 'corrupt or unreadable', which could get a
+    healthy save deleted."""
+    locker = sqlite3.connect(save, isolation_level=None)
+    try:
+        locker.execute("PRAGMA journal_mode = DELETE")  # readers wait for a writer's lock
+        locker.execute("BEGIN EXCLUSIVE")
+        with pytest.raises(StoreError) as refused:
+            Store(str(save), busy_seconds=0.1)
+    finally:
+        locker.close()
+    assert str(refused.value) == f"{save}: locked by another program: try again once it is done"

@@ -22,6 +22,10 @@ class MissingDatabase(StoreError):
     """Opened for reading only, and there is no database yet."""
 
 
+LOCKED = "locked by another program: try again once it is done"
+"""What a database another program holds locked longer than we wait is called."""
+
+
 @contextmanager
 def guard_open(name: str, what: str | None = None) -> Iterator[None]:
     """Errors while opening as one-line `StoreError`s naming the database (and `what` failed).
@@ -30,6 +34,8 @@ def guard_open(name: str, what: str | None = None) -> Iterator[None]:
         yield
     except (SQLAlchemyError, OSError, sqlite3.Error, UnicodeDecodeError) as exc:
         problem = one_line(exc)
+        if problem.startswith("database is locked"):  # busy, not damaged: never say "corrupt"
+            raise StoreError(f"{name}: {LOCKED}") from None
         raise StoreError(f"{name}: {what} ({problem})" if what else f"{name}: {problem}") from None
 
 
