@@ -347,3 +347,12 @@ def test_any_yaml_document_runs_or_fails_in_one_line(
     assert code in (0, 1, 2)
     assert len(lines) == 1 and lines[0].split(" ")[0] in ("PASS", "FAIL")
     assert "Traceback" not in lines[0]
+
+
+def test_control_characters_never_reach_the_terminal() -> None:
+    """A fuzzer's escape codes, bell and right-to-left mark in a title and a name were
+    written to the terminal as they were."""
+    code, lines = run(BAD / "control_characters.yaml")
+    assert code == 2 and len(lines) == 1
+    assert all(c.isprintable() for c in lines[0]), lines[0]
+    assert "key 'setup.players[0].name': a name is printable text, without control characters" in lines[0]

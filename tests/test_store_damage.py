@@ -306,3 +306,9 @@ def test_a_database_locked_by_another_program_is_not_called_corrupt(save: Path) 
     finally:
         locker.close()
     assert str(refused.value) == f"{save}: locked by another program: try again once it is done"
+
+
+def test_a_name_with_control_characters_is_refused() -> None:
+    """A fuzzer's seat name with escape codes and a bell was saved, and replay printed it."""
+    with pytest.raises(SessionError, match="printable text, without control characters"):
+        Session.start(_seats(("\x1b[31mEvil\x07", "male"), ("Bob", "male")), ["base"], SEED)

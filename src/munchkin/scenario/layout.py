@@ -54,6 +54,15 @@ class PlayerSpec(_Strict):
     steeds: list[str] = []
     hirelings: list[Annotated[HirelingSpec, BeforeValidator(_hireling_shorthand)]] = []
     curses: list[str] = []
+
+    @field_validator("name")
+    @classmethod
+    def _printable(cls, name: str) -> str:
+        """A name is told on the terminal and in the log: no control characters."""
+        if not name.isprintable():
+            raise ValueError("a name is printable text, without control characters")
+        return name
+
     boosts: list[str] = []
     """Extension: cards such as Half-Breed and Super Munchkin kept in play."""
 

@@ -51,8 +51,10 @@ class ScenarioResult:
     """The file itself is bad input (unreadable, bad YAML, unknown key, verb or card)."""
 
     def line(self) -> str:
-        """`PASS title` or `FAIL title: reason`."""
-        return f"PASS {self.title}" if self.ok else f"FAIL {self.title}: {self.message}"
+        """`PASS title` or `FAIL title: reason`, printable (a file's escape codes never reach
+        the terminal)."""
+        title = clean(self.title, 200)
+        return f"PASS {title}" if self.ok else f"FAIL {title}: {clean(self.message, 2000)}"
 
     def to_json(self) -> dict[str, object]:
         return {"file": self.file, "title": self.title, "ok": self.ok, "message": self.message}

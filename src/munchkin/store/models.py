@@ -90,8 +90,11 @@ class Seat:
 
 def seats_problem(seats: Sequence[Seat]) -> str | None:
     """What makes these seats unfit for a game, in one line (names must be unique, of 1 to
-    `NAME_LENGTH` characters, sexes in `SEXES`); None if nothing."""
+    `NAME_LENGTH` printable characters, sexes in `SEXES`); None if nothing."""
     names = [seat.name for seat in seats]
+    unprintable = next((name for name in names if not name.isprintable()), None)
+    if unprintable is not None:  # names are printed on terminals and in logs
+        return f"a player's name is printable text, without control characters: {unprintable[:80]!r}"
     if len(set(names)) != len(names):
         return f"every seat needs its own name: {', '.join(names)}"
     bad_name = next((name for name in names if not 0 < len(name) <= NAME_LENGTH), None)
