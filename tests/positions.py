@@ -1,7 +1,7 @@
 """Sessions brought to a position the interface tests need (Ann, the human, losing her own
 fight; free to trade on her turn; about to replace her race...), found by playing seeded
 games: Ann plays every card she can before the first turn, then takes the quiet default
-(`describe.default_action`), and heuristic bots play the other seats.
+(`words.menus.default_action`), and heuristic bots play the other seats.
 
 Each finder tries seeds in order and returns the first session that gets there; the seeds are
 few, so the search takes well under a second or two.
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from munchkin.describe import default_action
 from munchkin.engine.actions import Action
 from munchkin.engine.options import DEFAULT_OPTIONS, TableOptions
 from munchkin.session import Seat, Session
 from munchkin.store import Store
+from munchkin.words.menus import default_action
 
 BOTS = (
     Seat("Bob", "male", "bot:heuristic"),

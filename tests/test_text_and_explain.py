@@ -5,22 +5,18 @@ from __future__ import annotations
 from munchkin.bots.random_bot import RandomBot
 from munchkin.cards.loader import load_builtin_sets
 from munchkin.cardtext import brief
-from munchkin.describe import (
-    describe,
-    escape_line,
-    player_words,
-    prompt_kind,
-    situation,
-    standings_lines,
-    winners_line,
-    winners_text,
-)
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.engine.game import Game
 from munchkin.match import play_match
 from munchkin.text import SENTENCES, sentence
 from munchkin.views import event_for, view
+from munchkin.words.actions import describe
+from munchkin.words.fight import escape_line
+from munchkin.words.prompts import prompt_kind
+from munchkin.words.refusals import player_words
+from munchkin.words.situation import situation
+from munchkin.words.standings import standings_lines, winners_line, winners_text
 from shared_wins import both_win_game
 
 CARDS = load_builtin_sets(["base"])

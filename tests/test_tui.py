@@ -15,7 +15,6 @@ from textual.pilot import Pilot
 from textual.widgets import Markdown, RichLog, Static
 from typer.testing import CliRunner
 
-from munchkin.describe import CHOICES, PROMPTS, WORDS, breakdown_lines, default_action, describe, situation
 from munchkin.engine.actions import VERBS, Action
 from munchkin.session import Seat, Session
 from munchkin.store import Store
@@ -23,6 +22,11 @@ from munchkin.tui.app import MunchkinApp
 from munchkin.tui.cli import register
 from munchkin.tui.screens import ConfirmScreen, EndScreen, HandoverScreen, HelpScreen
 from munchkin.tui.widgets import ActionMenu
+from munchkin.words.actions import WORDS, describe
+from munchkin.words.fight import breakdown_lines
+from munchkin.words.menus import default_action
+from munchkin.words.prompts import CHOICES, PROMPTS
+from munchkin.words.situation import situation
 from shared_wins import LOW_WIN, RANDOM_BOTS, shared_win_seed
 
 ROOT = Path(__file__).resolve().parents[1]

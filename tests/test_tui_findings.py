@@ -139,7 +139,7 @@ def test_after_esc_the_end_screen_keys_still_work_and_the_situation_says_so() ->
 
 
 def test_set_die_and_income_tax_have_no_enter_default() -> None:
-    from munchkin.describe import default_action
+    from munchkin.words.menus import default_action
 
     die = [Action("choose", str(face)) for face in range(1, 7)]
     assert default_action(die, prompt="set_die") is None
@@ -150,7 +150,7 @@ def test_set_die_and_income_tax_have_no_enter_default() -> None:
 
 
 def test_a_play_on_a_hireling_of_a_player_without_one_and_a_needless_sacrifice_say_no_effect() -> None:
-    from munchkin.describe import no_effect_now
+    from munchkin.words.costs import no_effect_now
     from test_tui_player import app_defs
 
     defs = app_defs()
@@ -193,7 +193,8 @@ def _ann(**changes: object) -> dict[str, object]:
 
 
 def test_blind_choices_name_the_discard_the_steed_level_and_the_sale_gold() -> None:
-    from munchkin.describe import describe, situation
+    from munchkin.words.actions import describe
+    from munchkin.words.situation import situation
     from test_tui_player import app_defs
 
     defs = app_defs()
@@ -211,7 +212,7 @@ def test_blind_choices_name_the_discard_the_steed_level_and_the_sale_gold() -> N
 
 
 def test_the_situation_says_the_step_of_the_turn_and_whose_fight_or_run_it_is() -> None:
-    from munchkin.describe import situation
+    from munchkin.words.situation import situation
 
     names = {"troll": "Cave Troll"}
     assert "kick open the door" in situation(_ann(phase="start"), names)
@@ -238,7 +239,8 @@ def test_the_situation_says_the_step_of_the_turn_and_whose_fight_or_run_it_is() 
 
 
 def test_wording_nits() -> None:
-    from munchkin.describe import breakdown_lines, describe
+    from munchkin.words.actions import describe
+    from munchkin.words.fight import breakdown_lines
     from test_tui_player import app_defs
 
     lines = breakdown_lines("munchkins 1 = 3 Bob's level (B6) - 2 curse Curse! Wet Noodle Arms (B15)")

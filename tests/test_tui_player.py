@@ -13,7 +13,6 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Label, OptionList, RichLog, SelectionList, Static
 
 from munchkin.cardtext import brief, details
-from munchkin.describe import player_words
 from munchkin.engine.actions import Action
 from munchkin.engine.options import TableOptions
 from munchkin.session import Seat, Session
@@ -28,6 +27,7 @@ from munchkin.tui.screens import (
     TradeScreen,
 )
 from munchkin.tui.widgets import KEY_POOL, ActionMenu
+from munchkin.words.refusals import player_words
 from positions import fighting_and_losing, greyed, may_trade, reach, replaces
 from shared_wins import LOW_WIN, RANDOM_BOTS, shared_win_seed
 
@@ -365,7 +365,7 @@ def test_a_discard_of_a_race_or_class_asks_first_however_often_its_key_is_presse
 
 
 def test_a_hireling_sold_or_discarded_says_its_items_go_with_it() -> None:
-    from munchkin.describe import costs
+    from munchkin.words.costs import costs
 
     names = {"hired-hand": "Hired Hand", "sword": "Sword", "elf": "Elf", "boots": "Boots"}
     table = {
@@ -413,7 +413,7 @@ def test_the_log_says_what_a_hireling_carried_when_it_goes() -> None:
 
 
 def test_a_play_that_would_do_nothing_now_says_so() -> None:
-    from munchkin.describe import no_effect_now
+    from munchkin.words.costs import no_effect_now
 
     defs = app_defs()
     me = {"name": "Ann", "curses": [], "steeds": []}

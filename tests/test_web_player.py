@@ -20,13 +20,16 @@ from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 from browsing import DESKTOP, PHONE, Prepared, chromium, open_seat
 from munchkin.cardtext import details, kind_word
-from munchkin.describe import describe, escape_line, player_words, prompt_kind
 from munchkin.engine.actions import Action
 from munchkin.engine.options import TableOptions
 from munchkin.session import Session
 from munchkin.store.store import load_cards
 from munchkin.web.config import WebConfig
 from munchkin.web.server import background
+from munchkin.words.actions import describe
+from munchkin.words.fight import escape_line
+from munchkin.words.prompts import prompt_kind
+from munchkin.words.refusals import player_words
 from positions import (
     about_to_kick_into_a_strong_monster,
     fight_with_played,

@@ -5,22 +5,15 @@ from __future__ import annotations
 
 from munchkin.advice import advise
 from munchkin.cardtext import brief, details, in_play
-from munchkin.describe import (
-    default_action,
-    escape_line,
-    group_of,
-    grouped,
-    how_won,
-    standings,
-    standings_lines,
-    verdict,
-)
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.session import Session
 from munchkin.store.store import load_cards
 from munchkin.text import sentence, with_no_effect
 from munchkin.views import view
+from munchkin.words.fight import escape_line, verdict
+from munchkin.words.menus import default_action, group_of, grouped
+from munchkin.words.standings import how_won, standings, standings_lines
 from positions import fighting_and_losing, reach, replaces
 from shared_wins import LOW_WIN, RANDOM_BOTS, shared_win_seed
 

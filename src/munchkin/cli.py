@@ -12,7 +12,6 @@ from munchkin.bots.random_bot import RandomBot
 from munchkin.cards import cli as cards_cli
 from munchkin.cards.loader import CardLoadError, load_builtin_sets
 from munchkin.cards.schema import CardDef
-from munchkin.describe import winners_line
 from munchkin.engine.events import Event
 from munchkin.engine.game import SetupError
 from munchkin.match import play_match
@@ -22,6 +21,7 @@ from munchkin.store import cli as store_cli
 from munchkin.text import sentence
 from munchkin.tui import cli as tui_cli
 from munchkin.web import cli as web_cli
+from munchkin.words.standings import winners_line
 
 app = typer.Typer(
     help="A reference rules engine for Munchkin, with Hirelings and Steeds.", no_args_is_help=True

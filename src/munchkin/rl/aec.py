@@ -19,7 +19,6 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from munchkin.cards.schema import CardDef
-from munchkin.describe import describe
 from munchkin.engine.actions import Action
 from munchkin.engine.game import Game
 from munchkin.engine.options import TableOptions, parse_options
@@ -28,6 +27,7 @@ from munchkin.rl.catalog import Catalog, Encoded, default_catalog
 from munchkin.rl.features import ActionFeatures
 from munchkin.rl.observation import Encoder
 from munchkin.sim.simulate import cards_for
+from munchkin.words.actions import describe
 
 DEFAULT_MAX_DECISIONS = 10_000
 """Decisions (of all players) after which a game is truncated."""

@@ -18,7 +18,7 @@ import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from munchkin.describe import options_text
+from munchkin.words.standings import options_text
 
 Data = dict[str, Any]
 TOP = 25

@@ -15,12 +15,12 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from munchkin.describe import options_text, winners_text
 from munchkin.store.errors import MissingDatabase, StoreError
 from munchkin.store.models import GameInfo, Seat
 from munchkin.store.replay import load_cards, replay, verify
 from munchkin.store.store import Store
 from munchkin.text import sentence
+from munchkin.words.standings import options_text, winners_text
 
 _PIPE_WIDTH = 160
 

@@ -15,17 +15,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, OptionList, RichLog, Static
 
-from munchkin.describe import (
-    costs,
-    describe,
-    losing,
-    no_effect_now,
-    options_text,
-    player_words,
-    prompt_kind,
-    situation,
-    standings,
-)
 from munchkin.engine.actions import CARD_VERBS, Action
 from munchkin.engine.errors import RulesError
 from munchkin.engine.events import Event
@@ -48,6 +37,13 @@ from munchkin.tui.screens import (
 )
 from munchkin.tui.seats import SeatError, parse_seats
 from munchkin.tui.widgets import KEY_POOL, ZONES, ActionMenu, CombatPanel, Entry, OthersPanel, TablePanel
+from munchkin.words.actions import describe
+from munchkin.words.costs import costs, no_effect_now
+from munchkin.words.fight import losing
+from munchkin.words.prompts import prompt_kind
+from munchkin.words.refusals import player_words
+from munchkin.words.situation import situation
+from munchkin.words.standings import options_text, standings
 
 CSS = """
 #main { height: 1fr; }
@@ -272,7 +268,7 @@ class MunchkinApp(App[None]):
     ) -> dict[Action, list[str]]:
         """What each legal action costs beyond what it says, to confirm first: the engine's
         consequences (`advice["warnings"]`, by index in `legal`) and what a discard, a sale or
-        a sacrifice gives up (`describe.costs`)."""
+        a sacrifice gives up (`words.costs.costs`)."""
         warnings = {
             legal[int(index)]: [f"{c['message']} ({c['rule']})" for c in found]
             for index, found in advice.get("warnings", {}).items()

@@ -11,10 +11,10 @@ from typing import Annotated
 import typer
 
 from munchkin import table_options
-from munchkin.describe import winners_line, winners_text
 from munchkin.session import HUMAN, Seat, Session, SessionError
 from munchkin.store import Store, StoreError
 from munchkin.tui.seats import SeatError, parse_seats
+from munchkin.words.standings import winners_line, winners_text
 
 
 def play(

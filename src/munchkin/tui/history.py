@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from munchkin.describe import CURSE_TYPES
 from munchkin.engine.events import Event
 from munchkin.session import Session
 from munchkin.store.store import load_cards, new_game
 from munchkin.text import sentence, with_no_effect
 from munchkin.views import event_for
+from munchkin.words.menus import CURSE_TYPES
 
 CARD_KEYS = ("card", "cards", "on", "source", "give", "take", "items", "with")
 """Keys of an event's data that name cards."""

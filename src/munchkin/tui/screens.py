@@ -16,10 +16,10 @@ from textual.widgets.option_list import Option
 
 from munchkin.cards.schema import CardDef
 from munchkin.cardtext import details, in_play
-from munchkin.describe import standings_lines
 from munchkin.engine.actions import Action
 from munchkin.tui.rules_help import KEYS, RULES
 from munchkin.tui.seats import SEAT_HINT
+from munchkin.words.standings import standings_lines
 
 CardRef = tuple[str, Mapping[str, Any]]
 """A card to read: the section it is shown in, and the card as a view holds it."""

@@ -13,17 +13,11 @@ from textual.widgets.option_list import Option
 
 from munchkin.cards.schema import CardDef
 from munchkin.cardtext import bad_stuff, brief
-from munchkin.describe import (
-    GROUPS,
-    breakdown_lines,
-    default_action,
-    describe,
-    escape_lines,
-    group_of,
-    player_words,
-    verdict,
-)
 from munchkin.engine.actions import Action
+from munchkin.words.actions import describe
+from munchkin.words.fight import breakdown_lines, escape_lines, verdict
+from munchkin.words.menus import GROUPS, default_action, group_of
+from munchkin.words.refusals import player_words
 
 ZONES = (
     ("races", "Race"),
@@ -227,9 +221,9 @@ class ActionMenu(OptionList):
     ) -> None:
         """The actions, answers read as answers to the open question of kind `prompt`; no
         default while the player is `losing` their fight (B6), nor for a question whose
-        answers Enter never picks (`describe.NO_DEFAULT_PROMPTS`); `notes`: why an action would
-        do nothing now (`describe.no_effect_now`); `defs`: the cards, for what a line needs
-        said (`describe.describe`)."""
+        answers Enter never picks (`words.menus.NO_DEFAULT_PROMPTS`); `notes`: why an action
+        would do nothing now (`words.costs.no_effect_now`); `defs`: the cards, for what a line
+        needs said (`words.actions.describe`)."""
         self.dialogs = {kind: [a for a in legal if DIALOG_VERBS.get(a.verb) == kind] for kind in DIALOGS}
         direct = [a for a in legal if a.verb not in DIALOG_VERBS]
         first = default_action(direct, losing, prompt) if direct else None

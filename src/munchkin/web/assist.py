@@ -12,10 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from munchkin.describe import group_of, player_words, standings, verdict
 from munchkin.engine.actions import Action
 from munchkin.engine.events import Event
 from munchkin.views import PlayerView
+from munchkin.words.fight import verdict
+from munchkin.words.menus import group_of
+from munchkin.words.refusals import player_words
+from munchkin.words.standings import standings
 
 
 def seat_advice(view: PlayerView, names: Mapping[str, str]) -> dict[str, Any]:
@@ -38,7 +41,7 @@ def public_advice(view: PlayerView) -> dict[str, Any]:
 
 
 def groups(legal: Sequence[Action], seat: str, types: Mapping[str, str]) -> list[str]:
-    """The kind of each legal action (`describe.GROUPS`), in the order of `legal`."""
+    """The kind of each legal action (`words.menus.GROUPS`), in the order of `legal`."""
     return [group_of(action, seat, types) for action in legal]
 
 

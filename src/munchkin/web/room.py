@@ -31,7 +31,6 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from munchkin.describe import CURSE_TYPES
 from munchkin.engine.actions import Action, action_to_dict
 from munchkin.engine.events import Event
 from munchkin.session import Session
@@ -44,6 +43,7 @@ from munchkin.web.protocol import Refusal, tell
 from munchkin.web.ratelimit import Bucket
 from munchkin.web.seats import Seats
 from munchkin.web.tracks import Track, finish_track, next_track
+from munchkin.words.menus import CURSE_TYPES
 
 __all__ = ["STANDIN_KIND", "STANDIN_SECONDS", "Listener", "Room", "Snapshot", "timeout_action"]
 

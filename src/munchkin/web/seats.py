@@ -9,11 +9,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from munchkin.bots import Bot
-from munchkin.describe import describe, prompt_kind
 from munchkin.engine.actions import Action
 from munchkin.session import HUMAN, Session, bot_seed
 from munchkin.store.replay import load_cards
 from munchkin.views import PlayerView
+from munchkin.words.actions import describe
+from munchkin.words.prompts import prompt_kind
 
 
 class Seats:

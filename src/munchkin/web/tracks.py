@@ -14,11 +14,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from munchkin.describe import describe, prompt_kind, situation, winners_text
 from munchkin.engine.actions import Action
 from munchkin.session import Session
 from munchkin.web.assist import groups, public_advice, seat_advice
 from munchkin.web.protocol import public_view
+from munchkin.words.actions import describe
+from munchkin.words.prompts import prompt_kind
+from munchkin.words.situation import situation
+from munchkin.words.standings import winners_text
 
 
 @dataclass(frozen=True)

@@ -182,7 +182,7 @@ function breakdown(title, side) {
     h("ul", { "aria-label": head }, terms.map((term) => h("li", {}, term))));
 }
 
-/** One runner's chance against one monster, as the terminal reads it (`describe.escape_line`):
+/** One runner's chance against one monster, as the terminal reads it (`words.fight.escape_line`):
  * the modifier's parts only when it has any. */
 export function escapeLine(entry, names) {
   const name = names.get(entry.monster) || entry.monster;
