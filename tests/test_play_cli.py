@@ -99,7 +99,14 @@ def test_a_headless_game_by_table_options_names_every_winner_and_resumes_by_them
     assert game.setup.options == LOW_WIN and game.progress.winners == (found[1], found[2])
     assert play(cli, "--resume", "1", "--no-ui", "--db", db) == (0, out)
     code, refused = play(cli, "--resume", "1", "--option", "win_level=4", "--no-ui", "--db", db)
-    assert code == 2 and "keeps the table options it was saved with" in refused
+    assert code == 2 and "keeps the seats, card sets, seed and table options it was saved with" in refused
+    for given in (["--seed", "5"], ["--sets", "base,horses"], ["--players", "bot:random,bot:random"]):
+        code, refused = play(cli, "--resume", "1", *given, "--no-ui", "--db", db)  # were ignored
+        assert (code, refused) == (
+            2,
+            f"error: a resumed game keeps the seats, card sets, seed and table options it was saved "
+            f"with: leave out {given[0]}\n",
+        )
 
 
 def test_the_table_options_are_listed_and_a_bad_one_is_a_one_line_error(

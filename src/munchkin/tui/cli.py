@@ -18,6 +18,7 @@ from munchkin.words.standings import winners_line, winners_text
 
 
 def play(
+    ctx: typer.Context,
     name: str = typer.Option("Ann", help="Your name at the table."),
     sex: str = typer.Option("female", help="Your character's sex: female or male."),
     bots: str = typer.Option(
@@ -42,8 +43,8 @@ def play(
     option = option or []
     options = table_options.from_command_line(option)
     try:
-        if resume is not None and option:
-            raise SeatError("a resumed game keeps the table options it was saved with: leave out --option")
+        if resume is not None:
+            _check_nothing_new(ctx)
         store = Store(db)
         if resume is not None:
             session = Session.resume(resume, store)
@@ -84,6 +85,27 @@ def _on_screen(session: Session, db: str | None) -> None:
     else:
         command = resume_command(session.game_id, db)
         typer.echo(f"Game {session.game_id} saved; go on with (from the project folder): {command}")
+
+
+SAVED_WITH = ("name", "sex", "bots", "players", "sets", "seed", "option")
+"""What a saved game keeps: given again with `--resume`, it is refused rather than ignored."""
+
+
+def _check_nothing_new(ctx: typer.Context) -> None:
+    """A resumed game is played as it was saved: seats, card sets, seed, table options."""
+    given = [key for key in SAVED_WITH if _source(ctx, key) == "COMMANDLINE"]
+    if given:
+        raise SeatError(
+            "a resumed game keeps the seats, card sets, seed and table options it was saved with: "
+            f"leave out {', '.join('--' + key for key in given)}"
+        )
+
+
+def _source(ctx: typer.Context, key: str) -> str | None:
+    """Where the option `key` came from (`COMMANDLINE`, `DEFAULT`...), by name: Typer's Click
+    and Click's own have an enum each."""
+    source = ctx.get_parameter_source(key)
+    return None if source is None else source.name
 
 
 def resume_command(game_id: int | None, db: str | None) -> str:
