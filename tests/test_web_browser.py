@@ -112,6 +112,7 @@ def test_two_people_create_join_and_play_three_turns_in_the_browser(
         create.get_by_label("hand limit").fill("6")
         create.get_by_role("button", name="Create game").click()
         expect(ann.get_by_role("heading", name=re.compile(r"^Game [A-Z0-9]{6}$"))).to_be_visible()
+        expect(ann.get_by_role("heading", name=re.compile(r"^Game [A-Z0-9]{6}$"))).to_be_focused()
         expect(ann.get_by_text("Table rules: win level 8, hand limit 6.")).to_be_visible()
         expect(ann.get_by_text("Card sets: the base game.")).to_be_visible()
         expect(ann.get_by_text("Out-of-turn answers: 0 seconds each")).to_be_visible()

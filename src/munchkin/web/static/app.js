@@ -455,7 +455,10 @@ async function openGame(code) {
     await loadCards(table.sets);
     state.table = table;
     show(table.status === "open" ? "lobby" : "table");
-    if (table.status === "open") renderLobby(table);
+    if (table.status === "open") {
+      renderLobby(table);
+      document.getElementById("lobby-title").focus();  // a keyboard goes on from the game's name
+    }
     connect();
   });
   if (!opened) show("home");
