@@ -152,6 +152,17 @@ def test_two_people_create_join_and_play_three_turns_in_the_browser(
         assert bob.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scrolling on a phone"
 
 
+def open_two_seat_lobby(ann: Page, address: str) -> None:
+    """Ann creates a game of two human seats and waits in its lobby."""
+    ann.goto(f"http://{address}/")
+    create = ann.get_by_role("form", name="Create a game")
+    create.get_by_label("Your name").fill("Ann")
+    create.get_by_label("Seats", exact=True).fill("2")
+    create.get_by_label("Bot seats").fill("0")
+    create.get_by_role("button", name="Create game").click()
+    expect(ann.get_by_role("heading", name=re.compile(r"^Game [A-Z0-9]{6}$"))).to_be_visible()
+
+
 def test_the_host_frees_a_seat_and_its_holder_is_back_to_watching_then_closes_the_game(
     tmp_path: Path, browser: Browser
 ) -> None:
@@ -159,13 +170,7 @@ def test_the_host_frees_a_seat_and_its_holder_is_back_to_watching_then_closes_th
     with background(config) as address:
         ann = browser.new_context().new_page()
         sly = browser.new_context().new_page()
-        ann.goto(f"http://{address}/")
-        create = ann.get_by_role("form", name="Create a game")
-        create.get_by_label("Your name").fill("Ann")
-        create.get_by_label("Seats", exact=True).fill("2")
-        create.get_by_label("Bot seats").fill("0")
-        create.get_by_role("button", name="Create game").click()
-        expect(ann.get_by_role("heading", name=re.compile(r"^Game [A-Z0-9]{6}$"))).to_be_visible()
+        open_two_seat_lobby(ann, address)
         link = ann.get_by_label("Invite friends with this link").input_value()
         sly.goto(link)
         join = sly.get_by_role("form", name="Join this game")
@@ -198,13 +203,7 @@ def test_a_refused_join_is_forgotten_once_a_join_works_and_a_short_code_is_refus
     with background(config) as address:
         ann = browser.new_context().new_page()
         bob = browser.new_context().new_page()
-        ann.goto(f"http://{address}/")
-        create = ann.get_by_role("form", name="Create a game")
-        create.get_by_label("Your name").fill("Ann")
-        create.get_by_label("Seats", exact=True).fill("2")
-        create.get_by_label("Bot seats").fill("0")
-        create.get_by_role("button", name="Create game").click()
-        expect(ann.get_by_role("heading", name=re.compile(r"^Game [A-Z0-9]{6}$"))).to_be_visible()
+        open_two_seat_lobby(ann, address)
         bob.goto(ann.get_by_label("Invite friends with this link").input_value())
         join = bob.get_by_role("form", name="Join this game")
         join.get_by_label("Your name").fill("ann")

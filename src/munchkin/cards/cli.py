@@ -19,6 +19,7 @@ from munchkin.cards.loader import (
     CardLoadError,
     CardSet,
     builtin_set_names,
+    combine,
     load_card_file,
     load_card_sets,
 )
@@ -45,14 +46,14 @@ def validate(
 ) -> None:
     """Check card files: one line per file, then what the sets require; exit 2 if any is bad."""
     all_good = True
-    files: list[Path] = []
+    loaded: list[CardSet] = []
     for path in paths:
-        for line, good, file in _check_path(path):
-            typer.echo(line, err=not good)
-            all_good = all_good and good
-            files.append(file)
+        for line, card_set in _check_path(path):
+            typer.echo(line, err=card_set is None)
+            all_good = all_good and card_set is not None
+            loaded += [card_set] if card_set is not None else []
     if all_good:
-        problem = _requirement_problem(files)
+        problem = _requirement_problem(loaded)
         if problem is not None:
             typer.echo(problem, err=True)
             all_good = False
@@ -60,11 +61,11 @@ def validate(
         raise typer.Exit(2)
 
 
-def _requirement_problem(files: list[Path]) -> str | None:
-    """The files' sets loaded together, with the sets they require: a missing or cyclic
-    requirement, or an id defined twice, as one line (None when they hold together)."""
+def _requirement_problem(loaded: list[CardSet]) -> str | None:
+    """The sets together, with the sets they require: a missing or cyclic requirement, or an
+    id defined twice, as one line (None when they hold together)."""
     try:
-        load_card_sets(paths=files)
+        combine(loaded)
     except CardLoadError as exc:
         return str(exc)
     return None
@@ -90,30 +91,30 @@ def list_cards(
         console.print(_table(card_sets))
 
 
-def _check_path(path: Path) -> list[tuple[str, bool, Path]]:
-    """Result lines for a file, or for each card file of a folder, with the file."""
+def _check_path(path: Path) -> list[tuple[str, CardSet | None]]:
+    """Result lines for a file, or for each card file of a folder, with the set loaded (None
+    when it could not be)."""
     if not path.is_dir():
         return [_check_file(path)]
     files = sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
     if not files:
-        return [(f"{path}: no .yaml files in this folder", False, path)]
+        return [(f"{path}: no .yaml files in this folder", None)]
     return [_check_file(file) for file in files]
 
 
-def _check_file(path: Path) -> tuple[str, bool, Path]:
+def _check_file(path: Path) -> tuple[str, CardSet | None]:
     try:
         card_set = load_card_file(path)
     except CardLoadError as exc:
-        return str(exc), False, path
+        return str(exc), None
     except OSError as exc:
-        return _one_line(f"{path}: cannot read the file: {exc.strerror or exc}"), False, path
+        return _one_line(f"{path}: cannot read the file: {exc.strerror or exc}"), None
     except Exception as exc:  # never a traceback for the user
-        return _one_line(f"{path}: internal error: {type(exc).__name__}: {exc}"), False, path
+        return _one_line(f"{path}: internal error: {type(exc).__name__}: {exc}"), None
     count = len(card_set.cards)
     return (
         f"OK {path} ({count} card{'' if count == 1 else 's'}, {card_set.copies} with copies)",
-        True,
-        path,
+        card_set,
     )
 
 

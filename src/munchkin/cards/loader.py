@@ -26,6 +26,7 @@ __all__ = [
     "SetMeta",
     "builtin_set_names",
     "catalog",
+    "combine",
     "load_builtin_sets",
     "load_card_file",
     "load_card_sets",
@@ -83,6 +84,13 @@ def load_card_sets(names: Iterable[str] = (), paths: Iterable[str | Path] = ()) 
     names = [names] if isinstance(names, str) else names
     given = [_load_builtin(name) for name in dict.fromkeys(names)]
     given += [load_card_file(path) for path in paths]
+    return combine(given)
+
+
+def combine(given: Sequence[CardSet]) -> list[CardSet]:
+    """Loaded sets together with the sets they require (built-in ones loaded when missing),
+    requirements first; a set name used twice, a requirement missing or in a cycle, or an id
+    defined twice is a `CardLoadError`."""
     by_name: dict[str, CardSet] = {}
     for card_set in given:
         other = by_name.setdefault(card_set.name, card_set)
